@@ -1,0 +1,209 @@
+/*
+ * JPEG header reading with libjpeg's jpeg_read_header over a block source that skips unneeded segments
+ * with lseek, and a setjmp error manager: libjpeg's errors become a status and a message, never exit().
+ */
+#include <stdio.h> /* jpeglib.h needs FILE and size_t first */
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+#include "readers.h"
+
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+} error_context;
+
+typedef struct {
+    struct jpeg_source_mgr manager;
+    wf_stream *stream;
+    int reached_end;
+} source_context;
+
+/* What the APP1 handler learns. */
+typedef struct {
+    int saw_exif;
+    int32_t orientation;
+    uint8_t exif[65535];
+} marker_context;
+
+typedef struct {
+    struct jpeg_decompress_struct info;
+    error_context error;
+    source_context source;
+    marker_context markers;
+} reader;
+
+/* ---- error manager: never print, never exit ---- */
+
+static void error_exit(j_common_ptr info) {
+    error_context *error = (error_context *)info->err;
+    (*info->err->format_message)(info, error->message);
+    longjmp(error->jump, 1);
+}
+
+static void emit_message(j_common_ptr info, int level) {
+    if (level < 0) info->err->num_warnings++;
+}
+
+static void output_message(j_common_ptr info) { (void)info; }
+
+/* ---- source manager: 4 KiB blocks, lseek skips ---- */
+
+static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+
+static void init_source(j_decompress_ptr info) { (void)info; }
+static void term_source(j_decompress_ptr info) { (void)info; }
+
+static boolean fill_input_buffer(j_decompress_ptr info) {
+    source_context *source = (source_context *)info->src;
+    const uint8_t *bytes;
+    size_t length = wf_stream_next(source->stream, &bytes);
+    if (length == 0) {
+        /* As libjpeg's own sources do: end the stream with a fake EOI and a warning. */
+        source->reached_end = 1;
+        WARNMS(info, JWRN_JPEG_EOF);
+        bytes = fake_eoi;
+        length = sizeof fake_eoi;
+    }
+    source->manager.next_input_byte = bytes;
+    source->manager.bytes_in_buffer = length;
+    return TRUE;
+}
+
+static void skip_input_data(j_decompress_ptr info, long count) {
+    if (count <= 0) return;
+    source_context *source = (source_context *)info->src;
+    size_t buffered = source->manager.bytes_in_buffer;
+    if ((size_t)count <= buffered) {
+        source->manager.next_input_byte += count;
+        source->manager.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    source->manager.bytes_in_buffer = 0;
+    wf_stream_skip(source->stream, (uint64_t)count - buffered);
+}
+
+/* ---- APP1: keep the first Exif payload, skip everything else (XMP, later Exif) unread ---- */
+
+/* Copies `length` bytes out of the source (NULL destination: skip them). Fails on a truncated file. */
+static void take(j_decompress_ptr info, uint8_t *destination, size_t length) {
+    source_context *source = (source_context *)info->src;
+    if (destination == NULL) {
+        skip_input_data(info, (long)length);
+        return;
+    }
+    while (length > 0) {
+        if (source->manager.bytes_in_buffer == 0) {
+            fill_input_buffer(info);
+            if (source->reached_end) ERREXIT(info, JERR_INPUT_EOF);
+        }
+        size_t n = source->manager.bytes_in_buffer < length ? source->manager.bytes_in_buffer : length;
+        memcpy(destination, source->manager.next_input_byte, n);
+        source->manager.next_input_byte += n;
+        source->manager.bytes_in_buffer -= n;
+        destination += n;
+        length -= n;
+    }
+}
+
+/*
+ * Replaces jpeg_save_markers for APP1. libjpeg-turbo 2.1.5 appends each saved marker by walking the whole
+ * saved list, so a file of 100,000 tiny APP1s costs billions of steps; this handler keeps one payload,
+ * does constant work per marker, and skips XMP and any later Exif with lseek.
+ */
+static boolean read_app1(j_decompress_ptr info) {
+    marker_context *markers = (marker_context *)info->client_data;
+    uint8_t length_bytes[2];
+    take(info, length_bytes, 2);
+    long length = ((long)length_bytes[0] << 8 | length_bytes[1]) - 2;
+    /* A length under 2 is damage; as libjpeg does for the segments it skips, read nothing and let the
+     * marker scanner resynchronise on the next 0xFF. */
+    if (length <= 0) return TRUE;
+
+    static const uint8_t exif_header[6] = {'E', 'x', 'i', 'f', 0, 0};
+    if (markers->saw_exif || length < (long)sizeof exif_header) {
+        take(info, NULL, (size_t)length);
+        return TRUE;
+    }
+    uint8_t header[sizeof exif_header];
+    take(info, header, sizeof header);
+    length -= (long)sizeof header;
+    if (memcmp(header, exif_header, sizeof header) != 0) {
+        take(info, NULL, (size_t)length);
+        return TRUE;
+    }
+    take(info, markers->exif, (size_t)length);
+    markers->saw_exif = 1;
+    markers->orientation = wf_exif_orientation(markers->exif, (size_t)length);
+    return TRUE;
+}
+
+/* ---- turning libjpeg's verdict into ours ---- */
+
+static void lowercase_first(char *text) {
+    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
+}
+
+static void describe_failure(reader *r, wf_header *out) {
+    int code = r->error.manager.msg_code;
+    char *message = r->error.message;
+    lowercase_first(message);
+    if (r->source.reached_end) {
+        wf_fail(out, WF_ERR_TRUNCATED, "truncated JPEG: the file ends inside its header (%s)", message);
+    } else if (code == JERR_SOF_UNSUPPORTED || code == JERR_BAD_PRECISION || code == JERR_IMAGE_TOO_BIG
+               || code == JERR_NOT_COMPILED) {
+        wf_fail(out, WF_ERR_UNSUPPORTED, "unsupported JPEG: %s", message);
+    } else {
+        wf_fail(out, WF_ERR_CORRUPT, "corrupt JPEG header: %s", message);
+    }
+}
+
+static void run(reader *r, wf_header *out) {
+    jpeg_create_decompress(&r->info);
+    r->info.client_data = &r->markers;
+    r->info.src = &r->source.manager;
+    jpeg_set_marker_processor(&r->info, JPEG_APP0 + 1, read_app1);
+    jpeg_read_header(&r->info, TRUE);
+
+    out->width = r->info.image_width;
+    out->height = r->info.image_height;
+    out->components = r->info.num_components;
+    out->progressive = r->info.progressive_mode ? 1 : 0;
+    out->bit_depth = r->info.data_precision;
+    out->orientation = r->markers.saw_exif ? r->markers.orientation : 1;
+    out->warnings = (int32_t)r->error.manager.num_warnings;
+    out->status = WF_OK;
+}
+
+void wf_read_jpeg_header(wf_stream *stream, wf_header *out) {
+    reader *r = malloc(sizeof *r); /* about 70 KB: too big for a worker thread's stack */
+    if (r == NULL) {
+        wf_fail(out, WF_ERR_IO, "out of memory");
+        return;
+    }
+    memset(r, 0, offsetof(reader, markers.exif)); /* the Exif buffer is written before it is read */
+    r->info.err = jpeg_std_error(&r->error.manager);
+    r->error.manager.error_exit = error_exit;
+    r->error.manager.emit_message = emit_message;
+    r->error.manager.output_message = output_message;
+    r->source.stream = stream;
+    r->source.manager.init_source = init_source;
+    r->source.manager.fill_input_buffer = fill_input_buffer;
+    r->source.manager.skip_input_data = skip_input_data;
+    r->source.manager.resync_to_restart = jpeg_resync_to_restart;
+    r->source.manager.term_source = term_source;
+
+    if (setjmp(r->error.jump) == 0) {
+        run(r, out);
+    } else {
+        describe_failure(r, out);
+    }
+    jpeg_destroy_decompress(&r->info);
+    free(r);
+}

@@ -1,0 +1,41 @@
+#include "readers.h"
+
+#include <string.h>
+
+static int starts_with(const uint8_t *bytes, size_t length, const char *prefix, size_t prefix_length) {
+    return length >= prefix_length && memcmp(bytes, prefix, prefix_length) == 0;
+}
+
+#define HAS(prefix) starts_with(bytes, length, prefix, sizeof(prefix) - 1)
+
+/* ISO base media files (HEIF, AVIF) name their brand right after "ftyp". */
+static wf_format iso_brand(const uint8_t *bytes, size_t length) {
+    if (length < 12 || memcmp(bytes + 4, "ftyp", 4) != 0) return WF_FORMAT_UNKNOWN;
+    static const char *heif[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"};
+    for (size_t i = 0; i < sizeof heif / sizeof *heif; i++)
+        if (memcmp(bytes + 8, heif[i], 4) == 0) return WF_FORMAT_HEIC;
+    if (memcmp(bytes + 8, "avif", 4) == 0 || memcmp(bytes + 8, "avis", 4) == 0) return WF_FORMAT_AVIF;
+    return WF_FORMAT_UNKNOWN;
+}
+
+wf_format wf_sniff(const uint8_t *bytes, size_t length) {
+    if (HAS("\xFF\xD8\xFF")) return WF_FORMAT_JPEG;
+    if (HAS("\x89PNG\r\n\x1A\n")) {
+        /* Apple's CgBI chunk comes before IHDR. */
+        return length >= 16 && memcmp(bytes + 12, "CgBI", 4) == 0 ? WF_FORMAT_PNG_CGBI : WF_FORMAT_PNG;
+    }
+    if (HAS("GIF87a") || HAS("GIF89a")) return WF_FORMAT_GIF;
+    if (HAS("RIFF") && length >= 12 && memcmp(bytes + 8, "WEBP", 4) == 0) return WF_FORMAT_WEBP;
+    wf_format iso = iso_brand(bytes, length);
+    if (iso != WF_FORMAT_UNKNOWN) return iso;
+    if (HAS("BM")) return WF_FORMAT_BMP;
+    if (HAS("II*\0") || HAS("MM\0*")) return WF_FORMAT_TIFF;
+    if (HAS("\xFF\x0A") || HAS("\0\0\0\x0CJXL \r\n\x87\n")) return WF_FORMAT_JPEG_XL;
+    if (HAS("\0\0\0\x0CjP  \r\n\x87\n") || HAS("\xFF\x4F\xFF\x51")) return WF_FORMAT_JPEG_2000;
+    if (HAS("\0\0\1\0")) return WF_FORMAT_ICO;
+    if (HAS("8BPS")) return WF_FORMAT_PSD;
+    if (HAS("%PDF")) return WF_FORMAT_PDF;
+    if (HAS("<svg") || HAS("<?xml")) return WF_FORMAT_SVG;
+    if (HAS("qoif")) return WF_FORMAT_QOI;
+    return WF_FORMAT_UNKNOWN;
+}

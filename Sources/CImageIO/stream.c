@@ -1,0 +1,95 @@
+#include "stream.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+void wf_stream_init_fd(wf_stream *s, int fd) {
+    memset(s, 0, offsetof(wf_stream, block));
+    s->fd = fd;
+}
+
+void wf_stream_init_memory(wf_stream *s, const uint8_t *bytes, size_t length) {
+    memset(s, 0, offsetof(wf_stream, block));
+    s->fd = -1;
+    s->memory = bytes;
+    s->memory_length = length;
+}
+
+/* Loads the next block into cursor/available. Memory is served in blocks too, so that bytes_read means
+ * the same for both sources. */
+static void fetch(wf_stream *s) {
+    if (s->fd < 0) {
+        size_t left = s->memory_length - s->memory_position;
+        size_t n = left < WF_STREAM_BLOCK ? left : WF_STREAM_BLOCK;
+        s->cursor = s->memory + s->memory_position;
+        s->available = n;
+        s->memory_position += n;
+        s->bytes_read += n;
+        return;
+    }
+    ssize_t n;
+    do {
+        n = read(s->fd, s->block, sizeof s->block);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        s->read_errno = errno;
+        n = 0;
+    }
+    s->cursor = s->block;
+    s->available = (size_t)n;
+    s->bytes_read += (uint64_t)n;
+}
+
+size_t wf_stream_peek(wf_stream *s, const uint8_t **bytes) {
+    if (s->available == 0 && s->read_errno == 0) fetch(s);
+    *bytes = s->cursor;
+    return s->available;
+}
+
+size_t wf_stream_next(wf_stream *s, const uint8_t **bytes) {
+    size_t n = wf_stream_peek(s, bytes);
+    s->cursor += n;
+    s->available = 0;
+    return n;
+}
+
+size_t wf_stream_read(wf_stream *s, uint8_t *destination, size_t length) {
+    size_t done = 0;
+    while (done < length) {
+        const uint8_t *bytes;
+        size_t n = wf_stream_peek(s, &bytes);
+        if (n == 0) break;
+        if (n > length - done) n = length - done;
+        memcpy(destination + done, bytes, n);
+        s->cursor += n;
+        s->available -= n;
+        done += n;
+    }
+    return done;
+}
+
+void wf_stream_skip(wf_stream *s, uint64_t length) {
+    if (length <= s->available) {
+        s->cursor += length;
+        s->available -= (size_t)length;
+        return;
+    }
+    length -= s->available;
+    s->available = 0;
+    if (s->fd < 0) {
+        size_t left = s->memory_length - s->memory_position;
+        s->memory_position += length < left ? (size_t)length : left;
+        return;
+    }
+    if (length <= (uint64_t)INT64_MAX && lseek(s->fd, (off_t)length, SEEK_CUR) >= 0) return;
+    /* Not seekable: read through. */
+    while (length > 0 && s->read_errno == 0) {
+        fetch(s);
+        if (s->available == 0) return;
+        size_t n = length < s->available ? (size_t)length : s->available;
+        s->cursor += n;
+        s->available -= n;
+        length -= n;
+    }
+}

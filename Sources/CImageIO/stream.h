@@ -1,0 +1,37 @@
+/* A byte source over a file descriptor or a memory buffer, read in small blocks, with a seeking skip. */
+#ifndef WF_STREAM_H
+#define WF_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WF_STREAM_BLOCK 4096
+
+typedef struct {
+    int fd;                       /* -1 when reading memory */
+    const uint8_t *memory;
+    size_t memory_length;
+    size_t memory_position;
+    const uint8_t *cursor;        /* unread part of the current block */
+    size_t available;
+    uint64_t bytes_read;          /* what the reader actually fetched */
+    int read_errno;               /* a read() failure, reported as an I/O error */
+    uint8_t block[WF_STREAM_BLOCK];
+} wf_stream;
+
+void wf_stream_init_fd(wf_stream *s, int fd);
+void wf_stream_init_memory(wf_stream *s, const uint8_t *bytes, size_t length);
+
+/* The unread bytes of the current block, fetching one if none are left; 0 at the end. Does not consume. */
+size_t wf_stream_peek(wf_stream *s, const uint8_t **bytes);
+
+/* Hands over the rest of the current block (or a fresh one); 0 at the end of the data. */
+size_t wf_stream_next(wf_stream *s, const uint8_t **bytes);
+
+/* Copies exactly `length` bytes; returns how many it could (fewer only at the end). */
+size_t wf_stream_read(wf_stream *s, uint8_t *destination, size_t length);
+
+/* Skips `length` bytes without reading them where it can (lseek). */
+void wf_stream_skip(wf_stream *s, uint64_t length);
+
+#endif
