@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Waterfall",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "waterfall", targets: ["waterfall"]),
         .library(name: "WaterfallKit", targets: ["WaterfallKit"]),

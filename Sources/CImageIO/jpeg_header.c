@@ -150,15 +150,32 @@ static void lowercase_first(char *text) {
     if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
 }
 
+/* The JPEG processes libjpeg-turbo 2.1.5 does not decode, by SOF marker. */
+static const char *process_name(int marker) {
+    switch (marker) {
+    case 0xC3: return "lossless";
+    case 0xCB: return "lossless, arithmetic-coded";
+    case 0xC5: case 0xC6: case 0xC7: return "hierarchical";
+    case 0xCD: case 0xCE: case 0xCF: return "hierarchical, arithmetic-coded";
+    default: return "unknown";
+    }
+}
+
 static void describe_failure(reader *r, wf_header *out) {
-    int code = r->error.manager.msg_code;
+    const struct jpeg_error_mgr *error = &r->error.manager;
     char *message = r->error.message;
     lowercase_first(message);
     if (r->source.reached_end) {
-        wf_fail(out, WF_ERR_TRUNCATED, "truncated JPEG: the file ends inside its header (%s)", message);
-    } else if (code == JERR_SOF_UNSUPPORTED || code == JERR_BAD_PRECISION || code == JERR_IMAGE_TOO_BIG
-               || code == JERR_NOT_COMPILED) {
-        wf_fail(out, WF_ERR_UNSUPPORTED, "unsupported JPEG: %s", message);
+        wf_fail(out, WF_ERR_TRUNCATED, "truncated JPEG: the file ends after %llu bytes, inside the header",
+                (unsigned long long)r->source.stream->bytes_read);
+    } else if (error->msg_code == JERR_SOF_UNSUPPORTED) {
+        int marker = error->msg_parm.i[0];
+        wf_fail(out, WF_ERR_UNSUPPORTED, "unsupported JPEG process (SOF%d, %s)", marker - 0xC0, process_name(marker));
+    } else if (error->msg_code == JERR_BAD_PRECISION) {
+        wf_fail(out, WF_ERR_UNSUPPORTED, "unsupported JPEG precision (%d-bit)", error->msg_parm.i[0]);
+    } else if (error->msg_code == JERR_IMAGE_TOO_BIG) {
+        wf_fail(out, WF_ERR_UNSUPPORTED, "unsupported JPEG size (%u×%u; libjpeg reads at most %ld pixels a side)",
+                r->info.image_width, r->info.image_height, (long)JPEG_MAX_DIMENSION);
     } else {
         wf_fail(out, WF_ERR_CORRUPT, "corrupt JPEG header: %s", message);
     }

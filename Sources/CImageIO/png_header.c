@@ -52,7 +52,18 @@ static void lowercase_first(char *text) {
     if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
 }
 
+/* libpng lets chunks it is told to ignore pass before IHDR; the format says IHDR comes first. */
+static int ihdr_comes_first(wf_stream *stream) {
+    const uint8_t *bytes;
+    size_t length = wf_stream_peek(stream, &bytes);
+    return length < 16 || memcmp(bytes + 12, "IHDR", 4) == 0;
+}
+
 void wf_read_png_header(wf_stream *stream, wf_header *out) {
+    if (!ihdr_comes_first(stream)) {
+        wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: the first chunk is not IHDR");
+        return;
+    }
     png_context context = {.stream = stream};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -81,7 +92,8 @@ void wf_read_png_header(wf_stream *stream, wf_header *out) {
     } else {
         lowercase_first(context.message);
         if (context.reached_end)
-            wf_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends inside its header");
+            wf_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends after %llu bytes, inside the header",
+                    (unsigned long long)stream->bytes_read);
         else
             wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: %s", context.message);
     }

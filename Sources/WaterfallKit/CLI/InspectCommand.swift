@@ -1,0 +1,111 @@
+import Foundation
+
+/// `waterfall inspect PATH...`: what the header reader sees in each file.
+struct InspectCommand {
+    static let name = "inspect"
+
+    static let help = """
+        Usage: waterfall inspect PATH... [--json] [--max-pixels N] [--jobs N]
+
+        Reads the header of every image given (a folder means every file in it, recursively,
+        skipping dot-files) and prints its format, stored size, EXIF orientation and display size.
+        Only headers are read: no pixel data is decoded.
+
+        Options:
+          --json            one JSON array, one object per file, in the order given
+          --max-pixels N    refuse images of more than N pixels (default 250000000)
+          --jobs N          read N files at a time (default: the number of cores)
+          -h, --help        show this help
+
+        Exit status: 0 when every file was read, 1 when any was not (all are still reported),
+        64 for a usage error.
+
+        """
+
+    var paths: [String] = []
+    var json = false
+    var reader = HeaderReader()
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Parses the arguments after `inspect`; nil means help was asked for.
+    static func parse(_ arguments: [String]) throws -> InspectCommand? {
+        var command = InspectCommand()
+        var scanner = ArgumentScanner(arguments, command: name)
+        while let argument = try scanner.next() {
+            switch argument {
+            case .positional(let path): command.paths.append(path)
+            case .option("--json"): command.json = true
+            case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
+            case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
+            case .option("--help"), .option("-h"): return nil
+            case .option(let other): throw scanner.unknown(other)
+            }
+        }
+        if command.paths.isEmpty { throw UsageError("inspect needs at least one file or folder", command: name) }
+        return command
+    }
+
+    func run(console: Console) -> ExitCode {
+        let entries = InputExpander().expand(paths)
+        let reader = self.reader
+        let results = entries.parallelMap(jobs: jobs) { entry -> InspectResult in
+            switch entry {
+            case .file(let path): InspectResult(path: path, header: reader.read(path: path))
+            case .unreadable(let path, let reason): InspectResult(path: path, header: .failure(ImageReadError(.io, reason)))
+            }
+        }
+        for result in results {
+            if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
+        }
+        console.out(json ? InspectResult.json(results) : InspectResult.table(results))
+        return results.allSatisfy(\.succeeded) ? .success : .failure
+    }
+}
+
+/// One file's line in the report.
+struct InspectResult: Sendable {
+    var path: String
+    var header: Result<ImageHeader, ImageReadError>
+
+    var succeeded: Bool {
+        if case .success = header { return true }
+        return false
+    }
+
+    var jsonValue: JSONValue {
+        switch header {
+        case .success(let header):
+            .object([
+                ("path", .string(path)),
+                ("format", .string(header.format.rawValue)),
+                ("pixelWidth", .int(header.pixelWidth)),
+                ("pixelHeight", .int(header.pixelHeight)),
+                ("orientation", .int(header.orientation.rawValue)),
+                ("width", .int(header.width)),
+                ("height", .int(header.height)),
+            ])
+        case .failure(let error):
+            .object([("path", .string(path)), ("error", .string(error.reason))])
+        }
+    }
+
+    static func json(_ results: [InspectResult]) -> String {
+        JSONValue.array(results.map(\.jsonValue)).renderedOnePerLine()
+    }
+
+    static func table(_ results: [InspectResult]) -> String {
+        let rows: [[String]] = results.map { result in
+            switch result.header {
+            case .success(let header):
+                [result.path, header.format.rawValue, "\(header.pixelWidth)×\(header.pixelHeight)",
+                 String(header.orientation.rawValue), "\(header.width)×\(header.height)"]
+            case .failure(let error):
+                [result.path, "error: \(error.reason)"]
+            }
+        }
+        let heading = ["FILE", "FORMAT", "STORED", "ORIENTATION", "DISPLAY"]
+        let failed = results.count { !$0.succeeded }
+        let summary = "\(results.count) file\(results.count == 1 ? "" : "s"), \(failed) unreadable\n"
+        return TextTable(heading: heading, rows: rows).rendered() + summary
+    }
+}

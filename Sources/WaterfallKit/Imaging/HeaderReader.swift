@@ -1,0 +1,89 @@
+import CImageIO
+
+/// Reads display sizes from image headers through libjpeg-turbo and libpng, and applies Waterfall's limits.
+/// Reentrant: every call has its own state, so files can be read in parallel.
+public struct HeaderReader: Sendable {
+    /// Claims beyond this many pixels are refused before anything is decoded (decompression bombs).
+    public static let defaultMaxPixels = 250_000_000
+
+    public var maxPixels: Int
+
+    public init(maxPixels: Int = HeaderReader.defaultMaxPixels) {
+        self.maxPixels = maxPixels
+    }
+
+    public func read(path: String) -> Result<ImageHeader, ImageReadError> {
+        var raw = wf_header()
+        wf_read_header_path(path, &raw)
+        return interpret(raw)
+    }
+
+    public func read(bytes: [UInt8]) -> Result<ImageHeader, ImageReadError> {
+        var raw = wf_header()
+        bytes.withUnsafeBufferPointer { wf_read_header_memory($0.baseAddress, $0.count, &raw) }
+        return interpret(raw)
+    }
+
+    private func interpret(_ raw: wf_header) -> Result<ImageHeader, ImageReadError> {
+        guard raw.status == WF_OK else { return .failure(Self.error(from: raw)) }
+        guard let format = SniffedFormat(raw: raw.format).readable else {
+            return .failure(ImageReadError(.unsupported, "unsupported format"))
+        }
+        let header = ImageHeader(
+            format: format,
+            pixelWidth: Int(raw.width),
+            pixelHeight: Int(raw.height),
+            orientation: Orientation(rawValue: Int(raw.orientation)),
+            components: Int(raw.components),
+            progressive: raw.progressive != 0,
+            bitDepth: Int(raw.bit_depth),
+            bytesRead: Int(raw.bytes_read)
+        )
+        return check(header).map { .failure($0) } ?? .success(header)
+    }
+
+    /// Waterfall's own limits, on top of what the libraries enforce.
+    private func check(_ header: ImageHeader) -> ImageReadError? {
+        if header.pixelWidth == 0 || header.pixelHeight == 0 {
+            return ImageReadError(.corrupt, "zero width or height (\(header.pixelWidth)×\(header.pixelHeight))")
+        }
+        if header.pixelCount > maxPixels {
+            return ImageReadError(.tooLarge, "\(header.pixelWidth)×\(header.pixelHeight) is "
+                + "\(Self.megapixels(header.pixelCount)) megapixels, over the \(Self.megapixels(maxPixels))-megapixel limit")
+        }
+        return nil
+    }
+
+    private static func error(from raw: wf_header) -> ImageReadError {
+        let message = withUnsafeBytes(of: raw.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch raw.status {
+        case WF_ERR_EMPTY:
+            return ImageReadError(.empty, "empty file")
+        case WF_ERR_UNSUPPORTED where raw.format != WF_FORMAT_JPEG:
+            let sniffed = SniffedFormat(raw: raw.format)
+            if let name = sniffed.name { return ImageReadError(.unsupported, "unsupported format (\(name))") }
+            let magic = withUnsafeBytes(of: raw.magic) { Array($0.prefix(Int(raw.magic_length))) }
+            if magic.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+                // Line-ending conversion by a text-mode transfer is the classic way to get here.
+                return ImageReadError(.corrupt, "damaged PNG signature (\(hex(magic[...])), expected 89 50 4E 47 0D 0A 1A 0A)")
+            }
+            return ImageReadError(.unsupported, "not a JPEG or PNG file (starts with \(hex(magic.prefix(4))))")
+        case WF_ERR_UNSUPPORTED: return ImageReadError(.unsupported, message)
+        case WF_ERR_TRUNCATED: return ImageReadError(.truncated, message)
+        case WF_ERR_CORRUPT: return ImageReadError(.corrupt, message)
+        default: return ImageReadError(.io, message)
+        }
+    }
+
+    private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined(separator: " ")
+    }
+
+    static func megapixels(_ pixels: Int) -> String {
+        let tenths = (pixels + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+}

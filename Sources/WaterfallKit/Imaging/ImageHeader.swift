@@ -1,0 +1,33 @@
+/// What a photo's header says, read without touching its pixel data.
+public struct ImageHeader: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Size as stored in the file, before orientation.
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    public var orientation: Orientation
+    /// JPEG: 1 (gray), 3 (YCbCr/RGB) or 4 (CMYK/YCCK); PNG: channels.
+    public var components: Int
+    /// JPEG: progressive (SOF2/SOF10); PNG: Adam7 interlaced.
+    public var progressive: Bool
+    public var bitDepth: Int
+    /// How many bytes of the file the reader fetched.
+    public var bytesRead: Int
+
+    public init(format: ImageFormat, pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up,
+                components: Int = 3, progressive: Bool = false, bitDepth: Int = 8, bytesRead: Int = 0) {
+        self.format = format
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.orientation = orientation
+        self.components = components
+        self.progressive = progressive
+        self.bitDepth = bitDepth
+        self.bytesRead = bytesRead
+    }
+
+    /// Size as displayed: orientations 5–8 swap width and height.
+    public var width: Int { orientation.swapsWidthAndHeight ? pixelHeight : pixelWidth }
+    public var height: Int { orientation.swapsWidthAndHeight ? pixelWidth : pixelHeight }
+
+    public var pixelCount: Int { pixelWidth * pixelHeight }
+}

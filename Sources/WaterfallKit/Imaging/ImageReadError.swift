@@ -1,0 +1,16 @@
+/// Why a file's header could not be used. `description` is the one-line reason shown after the file name.
+public struct ImageReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case io, empty, unsupported, truncated, corrupt, tooLarge
+    }
+
+    public var kind: Kind
+    public var reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}

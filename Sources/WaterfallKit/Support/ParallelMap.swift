@@ -1,0 +1,27 @@
+import Dispatch
+import Synchronization
+
+extension Array where Element: Sendable {
+    /// `map` on up to `jobs` threads; results keep the input order. Workers take the next index from a
+    /// shared counter, so one slow item (a cold file) does not hold up a whole pre-cut chunk.
+    func parallelMap<Result: Sendable>(jobs: Int, _ transform: @Sendable (Element) -> Result) -> [Result] {
+        let workers = Swift.min(Swift.max(jobs, 1), count)
+        guard workers > 1 else { return map(transform) }
+        let next = Atomic<Int>(0)
+        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let slots = results  // each index is written by exactly one worker
+        self.withUnsafeBufferPointer { items in
+            nonisolated(unsafe) let items = items
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < items.count else { return }
+                    slots[index] = transform(items[index])
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+}

@@ -1,0 +1,74 @@
+/*
+ * Fixture encoder for the header tests: writes a small synthetic JPEG with libjpeg, with the encoder
+ * options the header-reader cases need. Only used by make_header_fixtures.py; never part of the product.
+ *
+ *   mkjpeg OUT WIDTH HEIGHT [progressive] [arith] [q=N] [nobaseline] [gray] [cmyk] [ycck] [nojfif]
+ *          [marker=HEX:FILE]...   (markers are written before the frame header, in order)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: mkjpeg OUT WIDTH HEIGHT [options]\n"); return 64; }
+    int width = atoi(argv[2]), height = atoi(argv[3]);
+    int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1;
+    J_COLOR_SPACE in_space = JCS_RGB, jpeg_space = JCS_YCbCr;
+    int components = 3;
+    for (int i = 4; i < argc; i++) {
+        if (!strcmp(argv[i], "progressive")) progressive = 1;
+        else if (!strcmp(argv[i], "arith")) arith = 1;
+        else if (!strncmp(argv[i], "q=", 2)) quality = atoi(argv[i] + 2);
+        else if (!strcmp(argv[i], "nobaseline")) baseline = 0;
+        else if (!strcmp(argv[i], "nojfif")) jfif = 0;
+        else if (!strcmp(argv[i], "gray")) { in_space = JCS_GRAYSCALE; jpeg_space = JCS_GRAYSCALE; components = 1; }
+        else if (!strcmp(argv[i], "cmyk")) { in_space = JCS_CMYK; jpeg_space = JCS_CMYK; components = 4; }
+        else if (!strcmp(argv[i], "ycck")) { in_space = JCS_CMYK; jpeg_space = JCS_YCCK; components = 4; }
+        else if (strncmp(argv[i], "marker=", 7) != 0) { fprintf(stderr, "unknown option %s\n", argv[i]); return 64; }
+    }
+    FILE *out = fopen(argv[1], "wb");
+    if (!out) { perror(argv[1]); return 1; }
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    jpeg_stdio_dest(&c, out);
+    c.image_width = width;
+    c.image_height = height;
+    c.input_components = components;
+    c.in_color_space = in_space;
+    jpeg_set_defaults(&c);
+    jpeg_set_colorspace(&c, jpeg_space);
+    jpeg_set_quality(&c, quality, baseline);
+    c.write_JFIF_header = jfif && components != 4;
+    c.arith_code = arith;
+    if (progressive) jpeg_simple_progression(&c);
+    jpeg_start_compress(&c, TRUE);
+    for (int i = 4; i < argc; i++) {
+        if (strncmp(argv[i], "marker=", 7) != 0) continue;
+        int marker = (int)strtol(argv[i] + 7, NULL, 16);
+        const char *path = strchr(argv[i], ':') + 1;
+        FILE *f = fopen(path, "rb");
+        if (!f) { perror(path); return 1; }
+        static unsigned char data[65533];
+        size_t n = fread(data, 1, sizeof data, f);
+        fclose(f);
+        jpeg_write_marker(&c, marker, data, (unsigned)n);
+    }
+    unsigned char *row = malloc((size_t)width * components);
+    while (c.next_scanline < c.image_height) {
+        int y = (int)c.next_scanline;
+        for (int x = 0; x < width; x++)
+            for (int k = 0; k < components; k++)
+                row[x * components + k] = (unsigned char)((x * 255 / (width > 1 ? width - 1 : 1)) * (k != 1)
+                    + (y * 255 / (height > 1 ? height - 1 : 1)) * (k == 1) + ((x / 8 + y / 8) % 2) * 24 * (k == 2));
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&c, rows, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    fclose(out);
+    free(row);
+    return 0;
+}
