@@ -10,6 +10,18 @@ static uint32_t read32(const uint8_t *p, int little) {
 
 enum { TIFF_SHORT = 3, TIFF_LONG = 4, TAG_ORIENTATION = 0x0112, IFD_ENTRY_SIZE = 12 };
 
+size_t wf_exif_ifd0_end(const uint8_t *tiff, size_t have, size_t total) {
+    size_t header = total < 8 ? total : 8;
+    if (have < header) return header;
+    if (total < 8) return have;
+    int little = tiff[0] == 'I';
+    uint32_t ifd = read32(tiff + 4, little);
+    if (ifd < 8 || (size_t)ifd > total - 2) return have; /* malformed: nothing more will help */
+    if (have < (size_t)ifd + 2) return (size_t)ifd + 2;
+    size_t end = (size_t)ifd + 2 + (size_t)read16(tiff + ifd, little) * IFD_ENTRY_SIZE;
+    return end < total ? end : total;
+}
+
 int32_t wf_exif_orientation(const uint8_t *tiff, size_t length) {
     if (tiff == NULL || length < 8) return 1;
     int little;

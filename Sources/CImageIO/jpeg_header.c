@@ -114,8 +114,8 @@ static void take(j_decompress_ptr info, uint8_t *destination, size_t length) {
 
 /*
  * Replaces jpeg_save_markers for APP1. libjpeg-turbo 2.1.5 appends each saved marker by walking the whole
- * saved list, so a file of 100,000 tiny APP1s costs billions of steps; this handler keeps one payload,
- * does constant work per marker, and skips XMP and any later Exif with lseek.
+ * saved list, so a file of 100,000 tiny APP1s costs billions of steps. This handler does constant work per
+ * marker, keeps only the first Exif payload's IFD0, and skips XMP and any later Exif with lseek.
  */
 static boolean read_app1(j_decompress_ptr info) {
     marker_context *markers = (marker_context *)info->client_data;
@@ -138,9 +138,16 @@ static boolean read_app1(j_decompress_ptr info) {
         take(info, NULL, (size_t)length);
         return TRUE;
     }
-    take(info, markers->exif, (size_t)length);
+    /* Read just enough to hold IFD0 (a few hundred bytes) and seek past the rest: the embedded
+     * thumbnail and maker notes can be tens of kilobytes. */
+    size_t total = (size_t)length, have = 0, need;
+    while ((need = wf_exif_ifd0_end(markers->exif, have, total)) > have) {
+        take(info, markers->exif + have, need - have);
+        have = need;
+    }
+    take(info, NULL, total - have);
     markers->saw_exif = 1;
-    markers->orientation = wf_exif_orientation(markers->exif, (size_t)length);
+    markers->orientation = wf_exif_orientation(markers->exif, have);
     return TRUE;
 }
 

@@ -72,6 +72,13 @@ void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out);
  */
 int32_t wf_exif_orientation(const uint8_t *tiff, size_t length);
 
+/*
+ * How many leading bytes of a TIFF structure of `total` bytes must be read to hold IFD0, given that its
+ * first `have` bytes are known. Lets a reader fetch IFD0 and skip the rest (an EXIF thumbnail, say).
+ * Returns at most `total`, and `have` when nothing more is needed or can help.
+ */
+size_t wf_exif_ifd0_end(const uint8_t *tiff, size_t have, size_t total);
+
 #ifdef __cplusplus
 }
 #endif

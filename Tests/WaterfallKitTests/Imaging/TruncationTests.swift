@@ -82,6 +82,34 @@ struct ExifOrientationTests {
         #expect(orientation(tiff("MM", offset: 40, entries: [(0x0100, 4, 1, 9), (0x0112, 3, 1, 8)])) == 8)
     }
 
+    @Test("reading only IFD0's extent gives the same answer as reading everything")
+    func ifd0ExtentIsEnough() {
+        var generator = SplitMix64(seed: 0x1FD0)
+        for _ in 0..<5_000 {
+            let order = Bool.random(using: &generator) ? "II" : "MM"
+            let count = Int.random(in: 0...6, using: &generator)
+            let entries = (0..<count).map { _ in
+                (UInt16.random(in: 0x0100...0x0140, using: &generator) | (Bool.random(using: &generator) ? 0x0112 : 0),
+                 UInt16([3, 4, 7].randomElement(using: &generator)!), UInt32.random(in: 0...2, using: &generator),
+                 UInt32.random(in: 0...9, using: &generator))
+            }
+            var bytes = tiff(order, offset: UInt32.random(in: 8...40, using: &generator), entries: entries)
+            bytes += [UInt8](repeating: 0xAB, count: Int.random(in: 0...100, using: &generator))
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            let full = orientation(bytes)
+            var have = 0
+            while true {
+                let need = bytes.withUnsafeBufferPointer { wf_exif_ifd0_end($0.baseAddress, have, $0.count) }
+                #expect(need <= bytes.count)
+                if need <= have { break }
+                have = need
+            }
+            #expect(orientation(Array(bytes[..<have])) == full)
+        }
+    }
+
     @Test("random bytes never crash and always give 1–8")
     func randomBytes() {
         var generator = SplitMix64(seed: 0x5EED)
