@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""`make bench-headers`: times header reading over camera-like files, against the I/O floor and imagesize.
+
+    run.py WATERFALL IO_FLOOR DATA_DIR FIXTURES_DIR
+
+All commands get the same explicit file list and run with a warm page cache; each is run several times
+and the median wall-clock time is reported. Prints figures and ratios; asserts nothing about speed.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+RUNS = 5
+
+
+def timed(command, **kwargs):
+    samples = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def imagesize_accuracy(waterfall, fixtures):
+    """How often imagesize's display size disagrees with Waterfall's on the header fixtures it can read."""
+    import imagesize
+    files = sorted(os.path.join(fixtures, f) for f in os.listdir(fixtures))
+    ours = json.loads(subprocess.run([waterfall, "inspect", "--json", *files], capture_output=True, text=True).stdout)
+    wrong = []
+    for entry in ours:
+        try:
+            theirs = imagesize.get(entry["path"])
+        except Exception as error:  # imagesize raises on some hostile files
+            theirs = ("error", type(error).__name__)
+        expected = (entry["width"], entry["height"]) if "width" in entry else None
+        if expected is None and theirs[0] not in (-1, "error"):
+            wrong.append((os.path.basename(entry["path"]), "gave %s, file is unreadable" % (theirs,)))
+        elif expected is not None and tuple(theirs) != expected:
+            wrong.append((os.path.basename(entry["path"]), "gave %s, display size is %s" % (theirs, expected)))
+    return len(ours), wrong
+
+
+def main():
+    waterfall, floor, data, fixtures = sys.argv[1:5]
+    files = sorted(os.path.join(data, f) for f in os.listdir(data) if not f.startswith("."))
+    listing = os.path.join(data, "..", "headers.list")
+    with open(listing, "w") as f:
+        f.write("\n".join(files) + "\n")
+    for path in files:  # warm the page cache
+        with open(path, "rb") as f:
+            f.read()
+    n = len(files)
+    script = ("import imagesize,sys\nfor p in open(sys.argv[1]).read().split():\n    imagesize.get(p)\n")
+    results = [
+        ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing])),
+        ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files])),
+        ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
+        ("python imagesize 2.0.1 (get)", timed([sys.executable, "-c", script, listing])),
+    ]
+    floor_time = results[0][1]
+    one_job = results[1][1]
+    print(f"\nHeader reading, {n} camera-like files ({os.cpu_count()} cores, warm cache, median of {RUNS}):\n")
+    print(f"  {'command':<42} {'total':>9} {'per file':>10} {'vs floor':>9} {'vs inspect -j1':>15}")
+    for name, seconds in results:
+        print(f"  {name:<42} {seconds:8.3f}s {seconds / n * 1e6:8.1f}µs {seconds / floor_time:8.2f}× "
+              f"{seconds / one_job:14.2f}×")
+    total, wrong = imagesize_accuracy(waterfall, fixtures)
+    print(f"\nimagesize disagrees with Waterfall on {len(wrong)} of {total} header fixtures:")
+    for name, what in wrong:
+        print(f"  {name}: {what}")
+
+
+if __name__ == "__main__":
+    main()

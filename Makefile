@@ -1,0 +1,90 @@
+# Waterfall: `make gallery` and `make test` are the two commands a newcomer needs; both install what is
+# missing first. Everything else here is for working on Waterfall itself.
+
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
+CLANG        ?= $(SWIFT_BIN)clang
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev
+BENCH_DIR    ?= .bench
+FUZZ_SECONDS ?= 120
+
+C_SOURCES    := $(wildcard Sources/CImageIO/*.c)
+C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include -ISources/CImageIO -fuse-ld=lld
+C_LIBS       := -ljpeg -lpng16
+SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
+FIXTURES     := Tests/WaterfallKitTests/Fixtures
+
+.PHONY: help deps venv build gallery test unit-test sanitize fuzz fuzz-smoke bench-headers install clean
+
+help:
+	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/ (arrives with issue 4)"
+	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
+	@echo "make build           release build: .build/release/waterfall"
+	@echo "make sanitize        the C header reader under AddressSanitizer + UBSan over every fixture prefix"
+	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
+	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
+	@echo "make install         install waterfall into PREFIX (default /usr/local)"
+
+deps:
+	@scripts/ensure-packages $(BUILD_DEPS)
+
+venv: deps
+	@scripts/ensure-venv
+
+build: deps
+	$(SWIFT) build -c release
+
+gallery: build
+	@echo "make gallery: rendering SampleGallery/ arrives with the 'waterfall build' issue; today Waterfall"
+	@echo "reads headers only. Try: .build/release/waterfall inspect --json Tests/WaterfallKitTests/Fixtures/conformance"
+	@exit 2
+
+test: unit-test sanitize fuzz-smoke
+
+unit-test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+sanitize: deps
+	@mkdir -p .build/sanitize
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
+	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
+
+.build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
+	@mkdir -p .build/fuzz
+	$(CLANG) $(C_FLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(C_SOURCES) \
+		Tests/CImageIO/fuzz_header.c $(C_LIBS) -o $@
+
+# Seeds: every fixture. The working corpus lives in .build, so fuzzing never edits the repository.
+fuzz: .build/fuzz/fuzz_header
+	@mkdir -p .build/fuzz/corpus
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/corpus/
+	.build/fuzz/fuzz_header -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1 .build/fuzz/corpus
+
+# A short, seeded, deterministic run for `make test`.
+fuzz-smoke: .build/fuzz/fuzz_header
+	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/smoke/
+	.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 .build/fuzz/smoke 2>&1 | tail -n 2
+
+$(BENCH_DIR)/io_floor: Benchmarks/headers/io_floor.c
+	@mkdir -p $(BENCH_DIR)
+	cc -O2 -o $@ $<
+
+$(BENCH_DIR)/headers/.done: Benchmarks/headers/generate.py Tests/Tools/make_header_fixtures.py Tests/Tools/mkjpeg.c
+	@rm -rf $(BENCH_DIR)/headers
+	python3 Benchmarks/headers/generate.py $(BENCH_DIR)/headers 10000
+	@touch $@
+
+bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done
+	@rm -f $(BENCH_DIR)/headers/.done.list
+	.venv/bin/python Benchmarks/headers/run.py .build/release/waterfall $(BENCH_DIR)/io_floor \
+		$(BENCH_DIR)/headers $(FIXTURES)/headers
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/waterfall $(DESTDIR)$(PREFIX)/bin/waterfall
+
+clean:
+	rm -rf .build $(BENCH_DIR) _site
