@@ -64,7 +64,8 @@ void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out) 
 
 void wf_read_header_path(const char *path, wf_header *out) {
     reset(out);
-    /* O_NONBLOCK: a FIFO must not hang the build; it is rejected below as not a regular file. */
+    /* O_NONBLOCK: a FIFO must not hang the build. No fstat up front: a directory fails the first read
+     * with EISDIR, and only an empty read needs a look at what the file is. */
     int fd;
     do {
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -73,17 +74,14 @@ void wf_read_header_path(const char *path, wf_header *out) {
         fail_errno(out, "cannot open", errno);
         return;
     }
+    wf_stream stream;
+    wf_stream_init_fd(&stream, fd);
+    read_stream(&stream, out);
     struct stat info;
-    if (fstat(fd, &info) != 0) {
-        fail_errno(out, "cannot stat", errno);
-    } else if (S_ISDIR(info.st_mode)) {
-        wf_fail(out, WF_ERR_IO, "is a directory");
-    } else if (!S_ISREG(info.st_mode)) {
+    if (stream.read_errno == EISDIR) {
+        wf_fail(out, WF_ERR_DIRECTORY, "is a directory");
+    } else if (out->status == WF_ERR_EMPTY && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
         wf_fail(out, WF_ERR_IO, "not a regular file");
-    } else {
-        wf_stream stream;
-        wf_stream_init_fd(&stream, fd);
-        read_stream(&stream, out);
     }
     close(fd);
 }

@@ -1,11 +1,10 @@
 /*
  * JPEG header reading with libjpeg's jpeg_read_header over a block source that skips unneeded segments
- * with lseek, and a setjmp error manager: libjpeg's errors become a status and a message, never exit().
+ * by seeking, and a setjmp error manager: libjpeg's errors become a status and a message, never exit().
  */
 #include <stdio.h> /* jpeglib.h needs FILE and size_t first */
 #include <setjmp.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jerror.h>
@@ -25,11 +24,13 @@ typedef struct {
     int reached_end;
 } source_context;
 
-/* What the APP1 handler learns. */
+/* What the APP1 handler learns. IFD0 fits in `inline_exif` in every real file; a bigger one (an IFD0
+ * placed far into the segment) gets a buffer from libjpeg's pool, which jpeg_destroy_decompress frees
+ * even after an error. */
 typedef struct {
     int saw_exif;
     int32_t orientation;
-    uint8_t exif[65535];
+    uint8_t inline_exif[4096];
 } marker_context;
 
 typedef struct {
@@ -53,7 +54,7 @@ static void emit_message(j_common_ptr info, int level) {
 
 static void output_message(j_common_ptr info) { (void)info; }
 
-/* ---- source manager: 4 KiB blocks, lseek skips ---- */
+/* ---- source manager: 4 KiB blocks, skips that seek instead of reading ---- */
 
 static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
 
@@ -115,7 +116,7 @@ static void take(j_decompress_ptr info, uint8_t *destination, size_t length) {
 /*
  * Replaces jpeg_save_markers for APP1. libjpeg-turbo 2.1.5 appends each saved marker by walking the whole
  * saved list, so a file of 100,000 tiny APP1s costs billions of steps. This handler does constant work per
- * marker, keeps only the first Exif payload's IFD0, and skips XMP and any later Exif with lseek.
+ * marker, keeps only the first Exif payload's IFD0, and seeks past XMP and any later Exif.
  */
 static boolean read_app1(j_decompress_ptr info) {
     marker_context *markers = (marker_context *)info->client_data;
@@ -140,14 +141,19 @@ static boolean read_app1(j_decompress_ptr info) {
     }
     /* Read just enough to hold IFD0 (a few hundred bytes) and seek past the rest: the embedded
      * thumbnail and maker notes can be tens of kilobytes. */
+    uint8_t *exif = markers->inline_exif;
     size_t total = (size_t)length, have = 0, need;
-    while ((need = wf_exif_ifd0_end(markers->exif, have, total)) > have) {
-        take(info, markers->exif + have, need - have);
+    while ((need = wf_exif_ifd0_end(exif, have, total)) > have) {
+        if (need > sizeof markers->inline_exif && exif == markers->inline_exif) {
+            uint8_t *large = (*info->mem->alloc_large)((j_common_ptr)info, JPOOL_IMAGE, total);
+            exif = memcpy(large, exif, have);
+        }
+        take(info, exif + have, need - have);
         have = need;
     }
     take(info, NULL, total - have);
     markers->saw_exif = 1;
-    markers->orientation = wf_exif_orientation(markers->exif, have);
+    markers->orientation = wf_exif_orientation(exif, have);
     return TRUE;
 }
 
@@ -206,28 +212,23 @@ static void run(reader *r, wf_header *out) {
 }
 
 void wf_read_jpeg_header(wf_stream *stream, wf_header *out) {
-    reader *r = malloc(sizeof *r); /* about 70 KB: too big for a worker thread's stack */
-    if (r == NULL) {
-        wf_fail(out, WF_ERR_IO, "out of memory");
-        return;
-    }
-    memset(r, 0, offsetof(reader, markers.exif)); /* the Exif buffer is written before it is read */
-    r->info.err = jpeg_std_error(&r->error.manager);
-    r->error.manager.error_exit = error_exit;
-    r->error.manager.emit_message = emit_message;
-    r->error.manager.output_message = output_message;
-    r->source.stream = stream;
-    r->source.manager.init_source = init_source;
-    r->source.manager.fill_input_buffer = fill_input_buffer;
-    r->source.manager.skip_input_data = skip_input_data;
-    r->source.manager.resync_to_restart = jpeg_resync_to_restart;
-    r->source.manager.term_source = term_source;
+    reader r; /* about 5 KB */
+    memset(&r, 0, offsetof(reader, markers.inline_exif)); /* the Exif buffer is written before it is read */
+    r.info.err = jpeg_std_error(&r.error.manager);
+    r.error.manager.error_exit = error_exit;
+    r.error.manager.emit_message = emit_message;
+    r.error.manager.output_message = output_message;
+    r.source.stream = stream;
+    r.source.manager.init_source = init_source;
+    r.source.manager.fill_input_buffer = fill_input_buffer;
+    r.source.manager.skip_input_data = skip_input_data;
+    r.source.manager.resync_to_restart = jpeg_resync_to_restart;
+    r.source.manager.term_source = term_source;
 
-    if (setjmp(r->error.jump) == 0) {
-        run(r, out);
+    if (setjmp(r.error.jump) == 0) {
+        run(&r, out);
     } else {
-        describe_failure(r, out);
+        describe_failure(&r, out);
     }
-    jpeg_destroy_decompress(&r->info);
-    free(r);
+    jpeg_destroy_decompress(&r.info);
 }

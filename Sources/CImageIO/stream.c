@@ -7,6 +7,7 @@
 void wf_stream_init_fd(wf_stream *s, int fd) {
     memset(s, 0, offsetof(wf_stream, block));
     s->fd = fd;
+    s->positional = 1;
 }
 
 void wf_stream_init_memory(wf_stream *s, const uint8_t *bytes, size_t length) {
@@ -30,8 +31,14 @@ static void fetch(wf_stream *s) {
     }
     ssize_t n;
     do {
-        n = read(s->fd, s->block, sizeof s->block);
+        n = s->positional ? pread(s->fd, s->block, sizeof s->block, (off_t)s->offset)
+                          : read(s->fd, s->block, sizeof s->block);
     } while (n < 0 && errno == EINTR);
+    if (n < 0 && errno == ESPIPE && s->positional) {
+        s->positional = 0;
+        fetch(s);
+        return;
+    }
     if (n < 0) {
         s->read_errno = errno;
         n = 0;
@@ -39,6 +46,7 @@ static void fetch(wf_stream *s) {
     s->cursor = s->block;
     s->available = (size_t)n;
     s->bytes_read += (uint64_t)n;
+    s->offset += (uint64_t)n;
 }
 
 size_t wf_stream_peek(wf_stream *s, const uint8_t **bytes) {
@@ -82,8 +90,12 @@ void wf_stream_skip(wf_stream *s, uint64_t length) {
         s->memory_position += length < left ? (size_t)length : left;
         return;
     }
-    if (length <= (uint64_t)INT64_MAX && lseek(s->fd, (off_t)length, SEEK_CUR) >= 0) return;
-    /* Not seekable: read through. */
+    if (s->positional) {
+        s->offset = length > UINT64_MAX - s->offset ? UINT64_MAX : s->offset + length;
+        if (s->offset > (uint64_t)INT64_MAX) s->offset = (uint64_t)INT64_MAX; /* pread then finds the end */
+        return;
+    }
+    /* A pipe: read through. */
     while (length > 0 && s->read_errno == 0) {
         fetch(s);
         if (s->available == 0) return;

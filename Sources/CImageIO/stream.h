@@ -9,6 +9,8 @@
 
 typedef struct {
     int fd;                       /* -1 when reading memory */
+    uint64_t offset;              /* file position of the next block: reads are pread, so a skip is free */
+    int positional;               /* 0 once pread failed (a pipe): then read() and read-through skips */
     const uint8_t *memory;
     size_t memory_length;
     size_t memory_position;
@@ -31,7 +33,7 @@ size_t wf_stream_next(wf_stream *s, const uint8_t **bytes);
 /* Copies exactly `length` bytes; returns how many it could (fewer only at the end). */
 size_t wf_stream_read(wf_stream *s, uint8_t *destination, size_t length);
 
-/* Skips `length` bytes without reading them where it can (lseek). */
+/* Skips `length` bytes without reading them where the source can seek. */
 void wf_stream_skip(wf_stream *s, uint64_t length);
 
 #endif

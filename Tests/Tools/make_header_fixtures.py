@@ -196,6 +196,7 @@ def cases():
         c[f"J02-exif-II-orientation-{n}.jpg"] = insert_after_soi(encode(64, 48), app1(exif("II", n)))
         c[f"J10-exif-MM-orientation-{n}.jpg"] = insert_after_soi(encode(64, 48), app1(exif("MM", n)))
     c["J18-exif-MM-ifd0-offset-26.jpg"] = insert_after_soi(small, app1(exif("MM", 6, ifd0_offset=26)))
+    c["J18-exif-II-ifd0-offset-5000.jpg"] = insert_after_soi(small, app1(exif("II", 8, ifd0_offset=5000)))
     c["J19-orientation-only-in-ifd1.jpg"] = insert_after_soi(
         small, app1(exif("II", None, ifd1_entries=[(0x0112, 3, 1, 6)])))
     for value in (0, 9, 255):

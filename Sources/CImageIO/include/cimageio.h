@@ -35,7 +35,8 @@ typedef enum {
 
 typedef enum {
     WF_OK = 0,
-    WF_ERR_IO,          /* open/read/seek failed: errno-style message */
+    WF_ERR_IO,          /* open/read failed: errno-style message */
+    WF_ERR_DIRECTORY,   /* the path is a folder */
     WF_ERR_EMPTY,       /* zero bytes */
     WF_ERR_UNSUPPORTED, /* a format or a JPEG process we do not read */
     WF_ERR_TRUNCATED,   /* the file ends before the header does */

@@ -46,19 +46,28 @@ struct InspectCommand {
     }
 
     func run(console: Console) -> ExitCode {
-        let entries = InputExpander().expand(paths)
-        let reader = self.reader
-        let results = entries.parallelMap(jobs: jobs) { entry -> InspectResult in
-            switch entry {
-            case .file(let path): InspectResult(path: path, header: reader.read(path: path))
-            case .unreadable(let path, let reason): InspectResult(path: path, header: .failure(ImageReadError(.io, reason)))
-            }
-        }
+        let results = Self.read(paths, with: reader, jobs: jobs)
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
         }
         console.out(json ? InspectResult.json(results) : InspectResult.table(results))
         return results.allSatisfy(\.succeeded) ? .success : .failure
+    }
+
+    /// Reads every path in parallel, in the order given. A path that turns out to be a folder is replaced
+    /// by the files under it: checking for folders first would cost every file an extra stat.
+    static func read(_ paths: [String], with reader: HeaderReader, jobs: Int) -> [InspectResult] {
+        let direct = paths.parallelMap(jobs: jobs) { InspectResult(path: $0, header: reader.read(path: $0)) }
+        guard direct.contains(where: \.isDirectory) else { return direct }
+        return direct.flatMap { result -> [InspectResult] in
+            guard result.isDirectory else { return [result] }
+            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { entry in
+                switch entry {
+                case .file(let path): InspectResult(path: path, header: reader.read(path: path))
+                case .unreadable(let path, let reason): InspectResult(path: path, header: .failure(ImageReadError(.io, reason)))
+                }
+            }
+        }
     }
 }
 
@@ -69,6 +78,11 @@ struct InspectResult: Sendable {
 
     var succeeded: Bool {
         if case .success = header { return true }
+        return false
+    }
+
+    var isDirectory: Bool {
+        if case .failure(let error) = header { return error.kind == .directory }
         return false
     }
 

@@ -59,6 +59,8 @@ public struct HeaderReader: Sendable {
         switch raw.status {
         case WF_ERR_EMPTY:
             return ImageReadError(.empty, "empty file")
+        case WF_ERR_DIRECTORY:
+            return ImageReadError(.directory, "is a directory")
         case WF_ERR_UNSUPPORTED where raw.format != WF_FORMAT_JPEG:
             let sniffed = SniffedFormat(raw: raw.format)
             if let name = sniffed.name { return ImageReadError(.unsupported, "unsupported format (\(name))") }

@@ -1,7 +1,7 @@
 /// Why a file's header could not be used. `description` is the one-line reason shown after the file name.
 public struct ImageReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
-        case io, empty, unsupported, truncated, corrupt, tooLarge
+        case io, directory, empty, unsupported, truncated, corrupt, tooLarge
     }
 
     public var kind: Kind

@@ -12,40 +12,56 @@ enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON text.
     func rendered() -> String {
-        var text = ""
-        write(to: &text)
-        return text
+        var output = Output()
+        write(to: &output)
+        return output.text
     }
 
     /// An array with one element per line: readable, and still one line per record for grep.
     func renderedOnePerLine() -> String {
         guard case .array(let elements) = self, !elements.isEmpty else { return rendered() + "\n" }
-        return "[\n" + elements.map { "  " + $0.rendered() }.joined(separator: ",\n") + "\n]\n"
+        var output = Output()
+        output.bytes.reserveCapacity(elements.count * 160)
+        output.append("[\n")
+        for (index, element) in elements.enumerated() {
+            output.append(index == 0 ? "  " : ",\n  ")
+            element.write(to: &output)
+        }
+        output.append("\n]\n")
+        return output.text
     }
 
-    private func write(to text: inout String) {
+    /// UTF-8 bytes, appended in place: large reports are written without intermediate strings.
+    private struct Output {
+        var bytes: [UInt8] = []
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    }
+
+    private func write(to output: inout Output) {
         switch self {
-        case .string(let value): Self.writeString(value, to: &text)
-        case .int(let value): text += String(value)
-        case .double(let value): text += Self.format(value)
-        case .bool(let value): text += value ? "true" : "false"
-        case .null: text += "null"
+        case .string(let value): Self.writeString(value, to: &output)
+        case .int(let value): output.append(String(value))
+        case .double(let value): output.append(Self.format(value))
+        case .bool(let value): output.append(value ? "true" : "false")
+        case .null: output.append("null")
         case .array(let elements):
-            text += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { text += ", " }
-                element.write(to: &text)
+                if index > 0 { output.append(", ") }
+                element.write(to: &output)
             }
-            text += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            text += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { text += ", " }
-                Self.writeString(key, to: &text)
-                text += ": "
-                value.write(to: &text)
+                if index > 0 { output.append(", ") }
+                Self.writeString(key, to: &output)
+                output.append(": ")
+                value.write(to: &output)
             }
-            text += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
@@ -56,21 +72,21 @@ enum JSONValue: Sendable, Equatable {
         return String(value)
     }
 
-    private static func writeString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+    private static func writeString(_ value: String, to output: inout Output) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append("\\\"")
+            case UInt8(ascii: "\\"): output.append("\\\\")
+            case UInt8(ascii: "\n"): output.append("\\n")
+            case UInt8(ascii: "\r"): output.append("\\r")
+            case UInt8(ascii: "\t"): output.append("\\t")
+            case 0..<0x20, 0x7F:
+                let hex = String(byte, radix: 16)
+                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: output.append(byte)  // UTF-8 passes through whole
             }
         }
-        text += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }

@@ -26,6 +26,7 @@ struct HeaderFixtureTests {
         }
         cases += [
             ("J18-exif-MM-ifd0-offset-26.jpg", .ok(64, 48, orientation: 6)),
+            ("J18-exif-II-ifd0-offset-5000.jpg", .ok(64, 48, orientation: 8)),
             ("J19-orientation-only-in-ifd1.jpg", .ok(64, 48)),
             ("J20-orientation-value-0.jpg", .ok(64, 48)),
             ("J20-orientation-value-9.jpg", .ok(64, 48)),
