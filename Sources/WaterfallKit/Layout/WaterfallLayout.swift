@@ -7,7 +7,7 @@
 ///
 ///     header     = (0, 0, W, headerHeight)                  only when headerHeight > 0
 ///     itemWidth  w = (W − L − R − (c − 1)·g) / c
-///     x          = L + column · (w + g)
+///     x          = L + column · (w + g)                    (summed column by column, see below)
 ///     y          = headerHeight + T                       if the column is empty
 ///                = columnBottom + r                         otherwise (no spacing above the first row)
 ///     footer     = (0, maxColumnBottom + B, W, footerHeight)  only when footerHeight > 0;
@@ -68,9 +68,12 @@ public struct WaterfallLayout: Sendable {
         let columnCount = configuration.columnCount
         let rowSpacing = configuration.rowSpacing
         let firstTop = configuration.headerHeight + configuration.edgeInsets.top
-        let columnX = (0..<columnCount).map {
-            configuration.edgeInsets.left + Double($0) * (itemWidth + configuration.columnSpacing)
-        }
+        // x = L + column·(w + g), summed column by column: since rounding is monotonic and g ≥ 0,
+        // each column then starts at or after the previous column's maxX (x + w), whereas the
+        // product form can land one ulp inside its neighbour.
+        let pitch = itemWidth + configuration.columnSpacing
+        var columnX = [configuration.edgeInsets.left]
+        for _ in 1..<columnCount { columnX.append(columnX[columnX.count - 1] + pitch) }
         // bottoms: maxY of each column's last item; nextTops: where the next item of the column
         // would start. Both are kept so that the footer uses the exact bottom (no `+ r − r`).
         var bottoms = [Double](repeating: firstTop, count: columnCount)
