@@ -57,12 +57,13 @@ def main():
     script = ("import imagesize,sys\nfor p in open(sys.argv[1]).read().split():\n    imagesize.get(p)\n")
     results = [
         ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing])),
+        ("segment walker (C: hop to SOF, no libjpeg)", timed([floor, "--walk", listing])),
         ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files])),
         ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
         ("python imagesize 2.0.1 (get)", timed([sys.executable, "-c", script, listing])),
     ]
     floor_time = results[0][1]
-    one_job = results[1][1]
+    one_job = results[2][1]
     print(f"\nHeader reading, {n} camera-like files ({os.cpu_count()} cores, warm cache, median of {RUNS}):\n")
     print(f"  {'command':<42} {'total':>9} {'per file':>10} {'vs floor':>9} {'vs inspect -j1':>15}")
     for name, seconds in results:

@@ -1,4 +1,14 @@
+// FoundationEssentials: half the start-up time of all of Foundation, which matters for a CLI run per file.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Where a command's output goes. Commands write whole reports in one call; stdout carries results and
 /// stderr carries diagnostics, so `--json` output can be piped.
@@ -17,10 +27,23 @@ public struct Console: Sendable {
     /// The process's own standard output and error.
     public static var standard: Console {
         Console(
-            writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+            writeOut: { writeAll($0, to: STDOUT_FILENO) },
+            writeError: { writeAll($0, to: STDERR_FILENO) },
             errorIsTerminal: isatty(STDERR_FILENO) == 1
         )
+    }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }  // a closed pipe: nothing more can be said
+                offset += written
+            }
+        }
     }
 
     func out(_ text: String) { writeOut(text) }

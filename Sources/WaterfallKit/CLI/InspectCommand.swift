@@ -1,4 +1,9 @@
+// FoundationEssentials: half the start-up time of all of Foundation, which matters for a CLI run per file.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `waterfall inspect PATH...`: what the header reader sees in each file.
 struct InspectCommand {

@@ -1,4 +1,14 @@
+// FoundationEssentials: half the start-up time of all of Foundation, which matters for a CLI run per file.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Lists every file under a folder, recursively, in natural name order (depth first), skipping dot-files
 /// and dot-folders. Uses the entry types readdir reports, so a file costs no extra stat.

@@ -74,6 +74,11 @@ enum JSONValue: Sendable, Equatable {
 
     private static func writeString(_ value: String, to output: inout Output) {
         output.append(UInt8(ascii: "\""))
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            output.append(value)  // the common case: nothing to escape, copied whole
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append("\\\"")
