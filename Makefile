@@ -15,7 +15,7 @@ C_LIBS       := -ljpeg -lpng16
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 
-.PHONY: help deps venv build gallery test unit-test sanitize fuzz fuzz-smoke bench-headers install clean
+.PHONY: help deps venv build gallery test unit-test sanitize fuzz fuzz-smoke bench-headers bench-layout install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/ (arrives with issue 4)"
@@ -24,6 +24,7 @@ help:
 	@echo "make sanitize        the C header reader under AddressSanitizer + UBSan over every fixture prefix"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
 	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
+	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
 deps:
@@ -81,6 +82,9 @@ bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done
 	@rm -f $(BENCH_DIR)/headers/.done.list
 	.venv/bin/python Benchmarks/headers/run.py .build/release/waterfall $(BENCH_DIR)/io_floor \
 		$(BENCH_DIR)/headers $(FIXTURES)/headers
+
+bench-layout: build
+	.build/release/waterfall-bench 1000000
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

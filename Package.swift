@@ -17,6 +17,7 @@ let package = Package(
         ),
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),
         .executableTarget(name: "waterfall", dependencies: ["WaterfallKit"]),
+        .executableTarget(name: "waterfall-bench", dependencies: ["WaterfallKit"]),
         .testTarget(
             name: "WaterfallKitTests",
             dependencies: ["WaterfallKit"],

@@ -18,7 +18,7 @@ struct ArgumentScanner {
     /// The next option (with its dashes, e.g. `--json`) or positional argument.
     mutating func next() throws -> Argument? {
         if let value = pendingValue {
-            throw UsageError("option does not take a value: \(lastOption)=\(value)", command: command)
+            throw UsageError("option does not take a value: \(option)=\(value)", command: command)
         }
         guard let argument = remaining.popFirst() else { return nil }
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") { return .positional(argument) }
@@ -27,15 +27,16 @@ struct ArgumentScanner {
             return try next()
         }
         if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            lastOption = String(argument[..<equals])
+            option = String(argument[..<equals])
             pendingValue = String(argument[argument.index(after: equals)...])
-            return .option(lastOption)
+            return .option(option)
         }
-        lastOption = argument
+        option = argument
         return .option(argument)
     }
 
-    private var lastOption = ""
+    /// The option `next()` returned last, for messages.
+    private(set) var option = ""
 
     /// The value of the option just returned by `next()`.
     mutating func value() throws -> String {
@@ -44,7 +45,7 @@ struct ArgumentScanner {
             return value
         }
         guard let value = remaining.popFirst() else {
-            throw UsageError("option \(lastOption) needs a value", command: command)
+            throw UsageError("option \(option) needs a value", command: command)
         }
         return value
     }
@@ -54,7 +55,7 @@ struct ArgumentScanner {
         let text = try value()
         guard let number = Int(text.filter { $0 != "_" }), range.contains(number) else {
             let bound = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)–\(range.upperBound)"
-            throw UsageError("\(lastOption) needs a whole number, \(bound) (got '\(text)')", command: command)
+            throw UsageError("\(option) needs a whole number, \(bound) (got '\(text)')", command: command)
         }
         return number
     }

@@ -30,7 +30,7 @@ struct InspectCommand {
     var paths: [String] = []
     var json = false
     var reader = HeaderReader()
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = Parallelism.available
 
     /// Parses the arguments after `inspect`; nil means help was asked for.
     static func parse(_ arguments: [String]) throws -> InspectCommand? {
@@ -55,42 +55,24 @@ struct InspectCommand {
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
         }
-        console.out(json ? InspectResult.json(results) : InspectResult.table(results))
+        console.out(json ? HeaderResult.json(results) : HeaderResult.table(results))
         return results.allSatisfy(\.succeeded) ? .success : .failure
     }
 
     /// Reads every path in parallel, in the order given. A path that turns out to be a folder is replaced
     /// by the files under it: checking for folders first would cost every file an extra stat.
-    static func read(_ paths: [String], with reader: HeaderReader, jobs: Int) -> [InspectResult] {
-        let direct = paths.parallelMap(jobs: jobs) { InspectResult(path: $0, header: reader.read(path: $0)) }
+    static func read(_ paths: [String], with reader: HeaderReader, jobs: Int) -> [HeaderResult] {
+        let direct = paths.parallelMap(jobs: jobs) { HeaderResult(path: $0, header: reader.read(path: $0)) }
         guard direct.contains(where: \.isDirectory) else { return direct }
-        return direct.flatMap { result -> [InspectResult] in
+        return direct.flatMap { result -> [HeaderResult] in
             guard result.isDirectory else { return [result] }
-            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { entry in
-                switch entry {
-                case .file(let path): InspectResult(path: path, header: reader.read(path: path))
-                case .unreadable(let path, let reason): InspectResult(path: path, header: .failure(ImageReadError(.io, reason)))
-                }
-            }
+            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader) }
         }
     }
 }
 
-/// One file's line in the report.
-struct InspectResult: Sendable {
-    var path: String
-    var header: Result<ImageHeader, ImageReadError>
-
-    var succeeded: Bool {
-        if case .success = header { return true }
-        return false
-    }
-
-    var isDirectory: Bool {
-        if case .failure(let error) = header { return error.kind == .directory }
-        return false
-    }
-
+/// How `inspect` shows each file.
+extension HeaderResult {
     var jsonValue: JSONValue {
         switch header {
         case .success(let header):
@@ -108,11 +90,11 @@ struct InspectResult: Sendable {
         }
     }
 
-    static func json(_ results: [InspectResult]) -> String {
+    static func json(_ results: [HeaderResult]) -> String {
         JSONValue.array(results.map(\.jsonValue)).renderedOnePerLine()
     }
 
-    static func table(_ results: [InspectResult]) -> String {
+    static func table(_ results: [HeaderResult]) -> String {
         let rows: [[String]] = results.map { result in
             switch result.header {
             case .success(let header):

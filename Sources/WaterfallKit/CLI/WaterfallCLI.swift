@@ -9,6 +9,7 @@ public enum WaterfallCLI {
 
         Commands:
           inspect PATH...   show each image's format, stored size, orientation and display size
+          layout DIR        lay out a folder's photos as a waterfall board of a given width
 
         Options:
           -h, --help        show this help (also: waterfall COMMAND --help)
@@ -38,7 +39,11 @@ public enum WaterfallCLI {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            console.out(rest.first == InspectCommand.name ? InspectCommand.help : help)
+            switch rest.first {
+            case InspectCommand.name: console.out(InspectCommand.help)
+            case LayoutCommand.name: console.out(LayoutCommand.help)
+            default: console.out(help)
+            }
             return .success
         case "--version", "-V", "version":
             console.out("waterfall \(version)\n")
@@ -49,6 +54,12 @@ public enum WaterfallCLI {
                 return .success
             }
             return command.run(console: console)
+        case LayoutCommand.name:
+            guard let command = try LayoutCommand.parse(rest) else {
+                console.out(LayoutCommand.help)
+                return .success
+            }
+            return try command.run(console: console)
         default:
             throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
         }

@@ -10,9 +10,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Lists every file under a folder, recursively, in natural name order (depth first), skipping dot-files
-/// and dot-folders. Uses the entry types readdir reports, so a file costs no extra stat.
+/// Lists every file in a folder (and, when recursive, under it, depth first) in natural name order,
+/// skipping dot-files and dot-folders. Uses the entry types readdir reports, so a file costs no extra stat.
 struct FolderWalker {
+    var recursive = true
+
     enum Entry: Equatable, Sendable {
         case file(String)
         /// A folder that could not be listed: reported like an unreadable file, and the rest goes on.
@@ -43,7 +45,8 @@ struct FolderWalker {
             .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
             .flatMap { name, isFolder -> [Entry] in
                 let path = Self.join(folder, name)
-                return isFolder ? walk(path, visited: &visited) : [.file(path)]
+                if !isFolder { return [.file(path)] }
+                return recursive ? walk(path, visited: &visited) : []
             }
     }
 

@@ -1,5 +1,15 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Synchronization
+
+/// How much parallel work the machine can take.
+enum Parallelism {
+    static var available: Int { ProcessInfo.processInfo.activeProcessorCount }
+}
 
 extension Array where Element: Sendable {
     /// `map` on up to `jobs` threads; results keep the input order. Workers take the next index from a

@@ -1,0 +1,155 @@
+/// `waterfall layout DIR --width W ...`: the waterfall layout of a folder's photos at one width.
+struct LayoutCommand {
+    static let name = "layout"
+
+    static let help = """
+        Usage: waterfall layout DIR --width W [--columns C] [--column-spacing G] [--row-spacing R]
+                                [--insets T,L,B,R] [--footer-height F] [--placement shortest|round-robin]
+                                [--json] [--max-pixels N] [--jobs N]
+
+        Lays out the photos directly in DIR (sub-folders are not included) as a waterfall board W
+        pixels wide, in gallery order (natural file-name order: IMG_2 before IMG_10, case ignored),
+        with each photo's display size read from its header. Files that cannot be read are skipped
+        with a warning on stderr.
+
+        Options:
+          --width W              board width in CSS pixels (required)
+          --columns C            number of columns (default 3)
+          --column-spacing G     gap between columns (default 10)
+          --row-spacing R        gap between tiles of a column (default 10)
+          --insets T,L,B,R       space around the tiles, or one value for all four (default 10)
+          --footer-height F      height of the footer under the tallest column (default 50)
+          --placement P          shortest: each tile to the shortest column, leftmost on ties
+                                 (default); round-robin: tile i to column i mod C
+          --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...}}
+          --max-pixels N         skip images of more than N pixels (default 250000000)
+          --jobs N               headers read at a time (default: the number of cores)
+          -h, --help             show this help
+
+        """
+
+    var folder = ""
+    var width: Double?
+    var configuration = WaterfallConfiguration()
+    var json = false
+    var reader = HeaderReader()
+    var jobs = Parallelism.available
+
+    static func parse(_ arguments: [String]) throws -> LayoutCommand? {
+        var command = LayoutCommand()
+        var folders: [String] = []
+        var scanner = ArgumentScanner(arguments, command: name)
+        while let argument = try scanner.next() {
+            switch argument {
+            case .positional(let path): folders.append(path)
+            case .option("--width"): command.width = try scanner.number(above: 0)
+            case .option("--columns"): command.configuration.columnCount = try scanner.integer(in: 1...10_000)
+            case .option("--column-spacing"): command.configuration.columnSpacing = try scanner.number(atLeast: 0)
+            case .option("--row-spacing"): command.configuration.rowSpacing = try scanner.number(atLeast: 0)
+            case .option("--insets"): command.configuration.edgeInsets = try scanner.insets()
+            case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(atLeast: 0)
+            case .option("--placement"): command.configuration.placement = try scanner.placement()
+            case .option("--json"): command.json = true
+            case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
+            case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
+            case .option("--help"), .option("-h"): return nil
+            case .option(let other): throw scanner.unknown(other)
+            }
+        }
+        guard folders.count == 1 else {
+            throw UsageError(folders.isEmpty ? "layout needs a folder" : "layout takes one folder, got \(folders.count)",
+                             command: name)
+        }
+        guard command.width != nil else { throw UsageError("layout needs --width W", command: name) }
+        command.folder = folders[0]
+        // Check the geometry before reading any file: a board too narrow for its columns is a usage error.
+        if command.configuration.itemWidth(forContainerWidth: command.width!) <= 0 {
+            throw UsageError("--width \(command.width!.readable) leaves no room for \(command.configuration.columnCount) "
+                + "column(s) after spacing and insets (item width \((command.configuration.itemWidth(forContainerWidth: command.width!)).readable))",
+                command: name)
+        }
+        return command
+    }
+
+    func run(console: Console) throws -> ExitCode {
+        guard FolderWalker.isDirectory(folder) else { throw UsageError("\(folder): not a folder", command: Self.name) }
+        let reader = self.reader
+        let photos = FolderWalker(recursive: false).files(under: folder)
+            .parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader) }
+        var names: [String] = []
+        var sizes: [Size] = []
+        for photo in photos {
+            switch photo.header {
+            case .success(let header):
+                names.append(String(photo.path.dropFirst(FolderWalker.join(folder, "").count)))
+                sizes.append(Size(width: Double(header.width), height: Double(header.height)))
+            case .failure(let error):
+                console.error("\(photo.path): skipped: \(error.reason)")
+            }
+        }
+        let layout: WaterfallLayout
+        do {
+            layout = try WaterfallLayout(containerWidth: width!, configuration: configuration,
+                                         delegate: try SizedItems(displaySizes: sizes))
+        } catch {
+            throw UsageError("\(error)", command: Self.name)
+        }
+        let report = LayoutReport(layout: layout, files: names)
+        console.out(json ? report.json() : report.table())
+        return .success
+    }
+}
+
+extension ArgumentScanner {
+    /// A finite decimal number greater than `bound`.
+    mutating func number(above bound: Double) throws -> Double {
+        let value = try decimal()
+        guard value > bound else { throw UsageError("\(option) must be greater than \(bound.readable), got \(value.readable)", command: command) }
+        return value
+    }
+
+    /// A finite decimal number at least `bound`.
+    mutating func number(atLeast bound: Double) throws -> Double {
+        let value = try decimal()
+        guard value >= bound else { throw UsageError("\(option) must be at least \(bound.readable), got \(value.readable)", command: command) }
+        return value
+    }
+
+    private mutating func decimal() throws -> Double {
+        let text = try value()
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError("\(option) needs a number (got '\(text)')", command: command)
+        }
+        return value
+    }
+
+    /// `T,L,B,R`, or one number for all four sides.
+    mutating func insets() throws -> EdgeInsets {
+        let text = try value()
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
+        guard parts.count == 1 || parts.count == 4, parts.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? false }) else {
+            throw UsageError("\(option) needs four numbers ≥ 0 as T,L,B,R, or one for all sides (got '\(text)')", command: command)
+        }
+        let values = parts.map { $0! }
+        return values.count == 1 ? EdgeInsets(all: values[0])
+            : EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+    }
+
+    mutating func placement() throws -> PlacementPolicy {
+        let text = try value()
+        switch text {
+        case "shortest", "shortest-column": return .shortestColumn
+        case "round-robin", "roundrobin": return .roundRobin
+        default: throw UsageError("\(option) must be 'shortest' or 'round-robin' (got '\(text)')", command: command)
+        }
+    }
+}
+
+extension Double {
+    /// The number as people write it: no trailing ".0", at most two decimals.
+    var readable: String {
+        let hundredths = (self * 100).rounded() / 100
+        if hundredths == hundredths.rounded(), abs(hundredths) < 1e15 { return String(Int(hundredths)) }
+        return String(hundredths)
+    }
+}

@@ -1,0 +1,40 @@
+/// `waterfall layout` output: the board's geometry as JSON or as a table.
+struct LayoutReport {
+    var layout: WaterfallLayout
+    /// File names relative to the folder, in item order.
+    var files: [String]
+
+    /// The footer's frame; a zero-height one where there is no footer element, so the JSON always has it.
+    private var footerFrame: Rect {
+        layout.footer?.frame ?? Rect(x: 0, y: layout.footerY, width: layout.containerWidth, height: 0)
+    }
+
+    func json() -> String {
+        func rect(_ frame: Rect) -> [(String, JSONValue)] {
+            [("x", .double(frame.x)), ("y", .double(frame.y)), ("width", .double(frame.width)), ("height", .double(frame.height))]
+        }
+        let items = layout.itemAttributes.map { item -> JSONValue in
+            .object([("index", .int(item.index)), ("file", .string(files[item.index])), ("column", .int(item.column ?? 0))]
+                + rect(item.frame))
+        }
+        return JSONValue.object([
+            ("width", .double(layout.containerWidth)),
+            ("columns", .int(layout.configuration.columnCount)),
+            ("contentHeight", .double(layout.contentSize.height)),
+            ("items", .array(items)),
+            ("footer", .object(rect(footerFrame))),
+        ]).rendered() + "\n"
+    }
+
+    func table() -> String {
+        let rows = layout.itemAttributes.map { item in
+            [String(item.index), files[item.index], String(item.column ?? 0)]
+                + [item.frame.x, item.frame.y, item.frame.width, item.frame.height].map(\.readable)
+        }
+        let footer = footerFrame
+        let summary = "\(files.count) photo\(files.count == 1 ? "" : "s"), \(layout.configuration.columnCount) columns "
+            + "of \(layout.itemWidth.readable) px on a board \(layout.containerWidth.readable) px wide; "
+            + "footer at y \(footer.y.readable), content height \(layout.contentSize.height.readable)\n"
+        return TextTable(heading: ["INDEX", "FILE", "COLUMN", "X", "Y", "WIDTH", "HEIGHT"], rows: rows).rendered() + summary
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// `waterfall layout`, run as users run it, checked against an independent implementation of the rules
+/// (Tests/Tools/layout_reference.py) to 0.01 px.
+struct LayoutCommandTests {
+    /// A folder of photos of many shapes: landscape and portrait (EXIF-rotated too), squares from 1 to
+    /// 40 px, a 33×17 PNG, a panorama of 1,000,001×10, thin strips, and a few files that must be skipped.
+    static func makeGallery() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        for name in try Fixtures.files(in: "conformance/exif-orientation") where name.hasSuffix(".jpg") {
+            try folder.copy(Fixtures.conformance("exif-orientation/\(name)"), as: name)
+        }
+        for name in try Fixtures.files(in: "conformance/pngsuite") where name.hasPrefix("s") || name.hasPrefix("cdf") {
+            try folder.copy(Fixtures.conformance("pngsuite/\(name)"), as: name)
+        }
+        for name in ["J23-exif-thumbnail-before-sof-no-jfif.jpg", "P01-rgb-16-bit-interlaced.png", "P07-1000001x10.png",
+                     "J02-exif-II-orientation-8.jpg", "J46-gif-named.jpg", "J45-empty.jpg"] {
+            try folder.copy(Fixtures.header(name), as: name)
+        }
+        try folder.write(".hidden.jpg", try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg")))
+        try folder.write("sub/IMG_1.jpg", try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg")))
+        return folder
+    }
+
+    func reference(_ spec: [String: Any]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools/layout_reference.py").path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: spec))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    struct Setting: Sendable, CustomStringConvertible {
+        var width: Double, columns: Int, g: Double, r: Double, insets: [Double], footer: Double, placement: String
+        var description: String { "W=\(width) c=\(columns) g=\(g) r=\(r) insets=\(insets) f=\(footer) \(placement)" }
+        var arguments: [String] {
+            ["--width", "\(width)", "--columns", "\(columns)", "--column-spacing", "\(g)", "--row-spacing", "\(r)",
+             "--insets", insets.map { "\($0)" }.joined(separator: ","), "--footer-height", "\(footer)",
+             "--placement", placement]
+        }
+    }
+
+    static let settings: [Setting] = [
+        Setting(width: 1280, columns: 3, g: 10, r: 10, insets: [10, 10, 10, 10], footer: 50, placement: "shortest"),
+        Setting(width: 360, columns: 2, g: 8, r: 12, insets: [0, 4, 20, 4], footer: 0, placement: "shortest"),
+        Setting(width: 2560, columns: 7, g: 0, r: 0, insets: [0, 0, 0, 0], footer: 80, placement: "shortest"),
+        Setting(width: 999.5, columns: 1, g: 10, r: 3.25, insets: [7, 11, 13, 17], footer: 50, placement: "shortest"),
+        Setting(width: 1024, columns: 4, g: 16, r: 16, insets: [16, 16, 16, 16], footer: 50, placement: "round-robin"),
+    ]
+
+    @Test(arguments: settings)
+    func matchesTheIndependentImplementation(setting: Setting) throws {
+        let gallery = try Self.makeGallery()
+        let run = try WaterfallProcess.run(["layout", gallery.path, "--json"] + setting.arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let ours = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+
+        // Display sizes from inspect (tested on its own), in the natural order the rules prescribe.
+        let inspect = try WaterfallProcess.run(["inspect", "--json", gallery.path])
+        let headers = try #require(JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [[String: Any]])
+        let photos: [[String: Any]] = headers.compactMap { entry in
+            guard let width = entry["width"] as? Int, let path = entry["path"] as? String,
+                  !path.contains("/sub/") else { return nil }
+            return ["file": (path as NSString).lastPathComponent, "width": width, "height": entry["height"] as! Int]
+        }
+        let expected = try reference([
+            "width": setting.width, "columns": setting.columns, "columnSpacing": setting.g, "rowSpacing": setting.r,
+            "insets": setting.insets, "footerHeight": setting.footer, "placement": setting.placement, "photos": photos,
+        ])
+
+        let ourItems = try #require(ours["items"] as? [[String: Any]])
+        let expectedItems = try #require(expected["items"] as? [[String: Any]])
+        #expect(ourItems.count == expectedItems.count)
+        #expect(ourItems.count > 50)
+        for (a, b) in zip(ourItems, expectedItems) {
+            #expect(a["file"] as? String == b["file"] as? String)
+            #expect(a["column"] as? Int == b["column"] as? Int, "\(a["file"]!)")
+            for key in ["x", "y", "width", "height"] {
+                let x = (a[key] as! NSNumber).doubleValue, y = (b[key] as! NSNumber).doubleValue
+                #expect(abs(x - y) <= 0.01, "\(a["file"]!).\(key): \(x) vs \(y)")
+            }
+        }
+        let ourFooter = try #require(ours["footer"] as? [String: Any])
+        let expectedFooter = try #require(expected["footer"] as? [String: Any])
+        for key in ["x", "y", "width", "height"] {
+            #expect(abs((ourFooter[key] as! NSNumber).doubleValue - (expectedFooter[key] as! NSNumber).doubleValue) <= 0.01)
+        }
+        #expect(abs((ours["contentHeight"] as! NSNumber).doubleValue - (expected["contentHeight"] as! NSNumber).doubleValue) <= 0.01)
+        #expect(ours["columns"] as? Int == setting.columns)
+    }
+
+    @Test func unreadableFilesAreSkippedWithAWarning() throws {
+        let gallery = try Self.makeGallery()
+        let run = try WaterfallProcess.run(["layout", gallery.path, "--width", "800"])
+        #expect(run.status == 0)
+        let warnings = run.stderr.split(separator: "\n")
+        #expect(warnings.count == 2)
+        #expect(warnings.contains { $0.hasSuffix("J46-gif-named.jpg: skipped: unsupported format (GIF)") })
+        #expect(warnings.contains { $0.hasSuffix("J45-empty.jpg: skipped: empty file") })
+        #expect(run.stdout.contains("footer at y"))
+        #expect(!run.stdout.contains("IMG_1.jpg"))  // sub-folders are not part of the folder's page
+    }
+
+    @Test func galleryOrderIsNatural() throws {
+        let folder = try TemporaryFolder()
+        for name in ["IMG_10.jpg", "img_2.jpg", "IMG_1.JPG"] { try folder.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: name) }
+        let run = try WaterfallProcess.run(["layout", folder.path, "--width", "500", "--json"])
+        let json = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((json["items"] as? [[String: Any]])?.compactMap { $0["file"] as? String } == ["IMG_1.JPG", "img_2.jpg", "IMG_10.jpg"])
+    }
+
+    @Test func emptyFolder() throws {
+        let folder = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["layout", folder.path, "--width", "500", "--json"])
+        #expect(run.status == 0)
+        #expect(run.stdout == #"{"width": 500, "columns": 3, "contentHeight": 70, "items": [], "footer": {"x": 0, "y": 20, "width": 500, "height": 50}}"# + "\n")
+    }
+
+    @Test(arguments: [
+        (["layout", "."], "layout needs --width W"),
+        (["layout", "--width", "800"], "layout needs a folder"),
+        (["layout", ".", "--width", "-5"], "--width must be greater than 0, got -5"),
+        (["layout", ".", "--width", "0"], "--width must be greater than 0"),
+        (["layout", ".", "--width", "wide"], "--width needs a number (got 'wide')"),
+        (["layout", ".", "--width", "800", "--columns", "0"], "--columns needs a whole number, 1–10000 (got '0')"),
+        (["layout", ".", "--width", "800", "--column-spacing", "-1"], "--column-spacing must be at least 0, got -1"),
+        (["layout", ".", "--width", "800", "--row-spacing", "nan"], "--row-spacing needs a number"),
+        (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets needs four numbers"),
+        (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'shortest' or 'round-robin'"),
+        (["layout", ".", "--width", "30", "--columns", "3"], "--width 30 leaves no room for 3 column(s)"),
+        (["layout", "/nonexistent", "--width", "800"], "/nonexistent: not a folder"),
+    ])
+    func badArgumentsExit64(arguments: [String], message: String) throws {
+        let run = try WaterfallProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 2)  // the message and the hint
+    }
+}
