@@ -41,8 +41,7 @@ struct FolderWalker {
         } catch {
             return [.unreadable(folder, reason: "cannot list folder: \(error)")]
         }
-        return listing
-            .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+        return NaturalOrder.sorted(listing, by: \.name)
             .flatMap { name, isFolder -> [Entry] in
                 let path = Self.join(folder, name)
                 if !isFolder { return [.file(path)] }
