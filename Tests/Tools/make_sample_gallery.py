@@ -94,18 +94,6 @@ SOURCES = {
                "cropped and converted it to greyscale",
         author="CC0Textures",
         licence='CC0: "licensed under the Creative Commons CC0 License."'),
-    "coins": dict(
-        load=data.coins, file="coins.png",
-        shows="Greek coins from Pompeii (greyscale)",
-        origin="Brooklyn Museum Collection (https://www.brooklynmuseum.org/opencollection/archives/image/51611)",
-        author="Brooklyn Museum (photographer not named)",
-        licence='"No known copyright restrictions." (as stated by scikit-image)'),
-    "ihc": dict(
-        load=data.immunohistochemistry, file="ihc.png",
-        shows="Immunohistochemical staining of colonic glands (FHL2 protein revealed with DAB, hematoxylin counterstain)",
-        origin="Center for Microscopy And Molecular Imaging (CMMI)",
-        author="Center for Microscopy And Molecular Imaging (CMMI)",
-        licence='"No known copyright restrictions." (as stated by scikit-image)'),
 }
 
 # Test metadata written into some JPEGs' EXIF. It is made up by this script: it is NOT the photographers'.
@@ -159,12 +147,7 @@ PHOTOS = [
     ("brick-wall.jpg", "brick", (0, 0, 512, 512), dict(orientation=7)),
     ("gravel.png", "gravel", (0, 0, 512, 384), dict()),
     # Coins, 384 x 303, greyscale
-    ("coins-1.jpg", "coins", (0, 0, 384, 303), dict()),
-    ("coins-2.jpg", "coins", (0, 88, 384, 162), dict(orientation=4, what="a row of coins")),
-    ("coins-10.jpg", "coins", (250, 0, 384, 303), dict(orientation=5, what="the two right-hand columns")),
     # Immunohistochemistry, 512 x 512
-    ("ihc-colon-glands.jpg", "ihc", (0, 0, 512, 512), dict()),
-    ("ihc-gland-detail.png", "ihc", (240, 300, 400, 470), dict(what="one gland")),
 ]
 
 # Orientation n: a viewer displays Image.transpose(DISPLAY[n]) of the stored pixels (what
@@ -285,9 +268,9 @@ licence of each is quoted from that function's docstring (the scikit-image data 
 Crops keep the original pixels: nothing was scaled. The files are made by
 Tests/Tools/make_sample_gallery.py (scikit-image {skv}, Pillow {pilv}).
 
-Licences: public domain (NASA, SpaceX, Stefan van der Walt's clock), CC0 (Chelsea, coffee, cameraman,
-retina, brick, gravel), and "no known copyright restrictions" (coins: Brooklyn Museum;
-immunohistochemistry: CMMI).
+Licences: public domain (NASA, SpaceX, Stefan van der Walt's clock) and CC0 (Chelsea, coffee,
+cameraman, retina, brick, gravel). Sample images whose docstrings give no licence, or only "no known
+copyright restrictions" (coins, immunohistochemistry), are left out.
 """
 
 
