@@ -1,0 +1,19 @@
+/// A parsed template: a tree of these, walked by the renderer. `startsLine` marks nodes that begin a
+/// source line; inside a standalone partial, the partial's indentation is written before them.
+enum TemplateNode: Sendable {
+    case text(String, startsLine: Bool)
+    case variable(TemplateName, escaped: Bool, startsLine: Bool)
+    case section(TemplateName, inverted: Bool, startsLine: Bool, children: [TemplateNode])
+    /// `indent` is nil for an inline partial tag; `offset` locates the tag for the recursion-depth error.
+    case partial(String, indent: String?, startsLine: Bool, offset: Int)
+}
+
+/// A variable or section name, split once at parse time: `a.b.c` is `["a", "b", "c"]`; `.` (the current
+/// context) has no keys.
+struct TemplateName: Sendable, Equatable {
+    var keys: [String]
+
+    init(_ name: String) {
+        keys = name == "." ? [] : name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+}

@@ -1,0 +1,51 @@
+/// Turns the lexer's tokens into a tree of nodes, matching each section with its closing tag.
+struct TemplateParser {
+    let file: String
+    let source: String
+
+    /// A section whose closing tag has not been seen yet.
+    private struct OpenSection {
+        var name: String
+        var inverted: Bool
+        var startsLine: Bool
+        var offset: Int
+        var children: [TemplateNode] = []
+    }
+
+    func parse(_ tokens: [TemplateToken]) throws(TemplateError) -> [TemplateNode] {
+        var root: [TemplateNode] = []
+        var open: [OpenSection] = []  // a stack, not recursion: nesting depth costs no call stack
+        func append(_ node: TemplateNode) {
+            if open.isEmpty { root.append(node) } else { open[open.count - 1].children.append(node) }
+        }
+        for token in tokens {
+            switch token.kind {
+            case .text:
+                append(.text(token.content, startsLine: token.startsLine))
+            case .variable(let escaped):
+                append(.variable(TemplateName(token.content), escaped: escaped, startsLine: token.startsLine))
+            case .partial(let indent):
+                append(.partial(token.content, indent: indent, startsLine: token.startsLine, offset: token.offset))
+            case .section(let inverted):
+                open.append(OpenSection(name: token.content, inverted: inverted, startsLine: token.startsLine, offset: token.offset))
+            case .close:
+                guard let section = open.popLast() else {
+                    throw error(at: token.offset, "closing tag '\(token.content)' without an open section")
+                }
+                guard section.name == token.content else {
+                    let line = SourceLocation(offset: section.offset, in: source).line
+                    throw error(at: token.offset,
+                                "mismatched closing tag '\(token.content)' (open section is '\(section.name)' from line \(line))")
+                }
+                append(.section(TemplateName(section.name), inverted: section.inverted, startsLine: section.startsLine,
+                                children: section.children))
+            }
+        }
+        if let unclosed = open.last { throw error(at: unclosed.offset, "unclosed section '\(unclosed.name)'") }
+        return root
+    }
+
+    private func error(at offset: Int, _ message: String) -> TemplateError {
+        TemplateError(file: file, source: source, offset: offset, message: message)
+    }
+}
