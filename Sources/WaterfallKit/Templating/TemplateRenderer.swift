@@ -114,6 +114,11 @@ struct TemplateRenderer<Partials: PartialProvider> {
     /// characters are copied whole.
     private mutating func appendEscaped(_ string: String) {
         let utf8 = string.utf8
+        // Most values (titles, paths, numbers as text) need nothing: one scan of contiguous bytes, one append.
+        if utf8.withContiguousStorageIfAvailable({ !$0.contains(where: isHTMLSpecial) }) == true {
+            output += string
+            return
+        }
         var runStart = utf8.startIndex
         var index = runStart
         while index != utf8.endIndex {
@@ -150,4 +155,10 @@ struct TemplateRenderer<Partials: PartialProvider> {
         }
         output += text[lineStart...]
     }
+}
+
+/// The bytes `appendEscaped` replaces. Outside the generic renderer, so the closure that uses it captures nothing.
+private func isHTMLSpecial(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+        || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
 }
