@@ -8,6 +8,7 @@ public enum WaterfallCLI {
         Turns a folder of photos into a waterfall (masonry) gallery of plain HTML and CSS.
 
         Commands:
+          build [INPUT]     build a gallery of the photos in INPUT into _site (or -o OUTPUT)
           inspect PATH...   show each image's format, stored size, orientation and display size
           layout DIR        lay out a folder's photos as a waterfall board of a given width
 
@@ -41,7 +42,14 @@ public enum WaterfallCLI {
         case "-h", "--help", "help":
             switch rest.first {
             case InspectCommand.name: console.out(InspectCommand.help)
-            case LayoutCommand.name: console.out(LayoutCommand.help)
+            case BuildCommand.name:
+            guard let command = try BuildCommand.parse(rest) else {
+                console.out(BuildCommand.help)
+                return .success
+            }
+            return command.run(console: console)
+        case LayoutCommand.name: console.out(LayoutCommand.help)
+            case BuildCommand.name: console.out(BuildCommand.help)
             default: console.out(help)
             }
             return .success
@@ -51,6 +59,12 @@ public enum WaterfallCLI {
         case InspectCommand.name:
             guard let command = try InspectCommand.parse(rest) else {
                 console.out(InspectCommand.help)
+                return .success
+            }
+            return command.run(console: console)
+        case BuildCommand.name:
+            guard let command = try BuildCommand.parse(rest) else {
+                console.out(BuildCommand.help)
                 return .success
             }
             return command.run(console: console)

@@ -1,0 +1,65 @@
+/// `waterfall build [INPUT] [-o OUTPUT] ...`: a folder of photos in, a gallery page out.
+struct BuildCommand {
+    static let name = "build"
+
+    static let help = """
+        Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
+                               [--jobs N] [--strict] [--quiet]
+
+        Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
+        (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
+
+        Options:
+          -o, --output DIR     where the site goes (default _site); never the input folder itself
+          --config FILE        settings file (default: INPUT/waterfall.json, if there is one)
+          --templates DIR      a theme folder: a copy of Waterfall's Templates folder, edited
+          --title T            the page title (default: the config's title, else the folder's name)
+          -j, --jobs N         photos read at a time (default: the number of cores)
+          --strict             an unreadable photo fails the build (exit 1) instead of being skipped
+          -q, --quiet          only warnings and errors
+          -h, --help           show this help
+
+        Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
+        photo), 64 for a usage error.
+
+        """
+
+    var options = BuildOptions()
+    var quiet = false
+
+    static func parse(_ arguments: [String]) throws -> BuildCommand? {
+        var command = BuildCommand()
+        var inputs: [String] = []
+        var scanner = ArgumentScanner(arguments, command: name)
+        while let argument = try scanner.next() {
+            switch argument {
+            case .positional(let path): inputs.append(path)
+            case .option("-o"), .option("--output"): command.options.output = try scanner.value()
+            case .option("--config"): command.options.configFile = try scanner.value()
+            case .option("--templates"): command.options.templates = try scanner.value()
+            case .option("--title"): command.options.title = try scanner.value()
+            case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
+            case .option("--strict"): command.options.strict = true
+            case .option("--quiet"), .option("-q"): command.quiet = true
+            case .option("--help"), .option("-h"): return nil
+            case .option(let other): throw scanner.unknown(other)
+            }
+        }
+        guard inputs.count <= 1 else { throw UsageError("build takes one input folder, got \(inputs.count)", command: name) }
+        if let input = inputs.first { command.options.input = input }
+        guard !command.options.output.isEmpty else { throw UsageError("--output needs a folder", command: name) }
+        return command
+    }
+
+    func run(console: Console) -> ExitCode {
+        let progress = ProgressPrinter(console: console, quiet: quiet)
+        do {
+            let report = try SiteBuilder(options: options, observe: progress.handle).build()
+            progress.finish(report, output: options.output)
+            return .success
+        } catch {
+            console.error("\(error)")
+            return .failure
+        }
+    }
+}

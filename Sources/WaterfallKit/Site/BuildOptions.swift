@@ -1,0 +1,45 @@
+/// What `waterfall build` was asked to do.
+public struct BuildOptions: Sendable {
+    public var input = "."
+    public var output = "_site"
+    /// A configuration file; nil means `waterfall.json` in the input folder, if there is one.
+    public var configFile: String?
+    /// A theme folder; nil means the default theme.
+    public var templates: String?
+    /// Overrides the configuration's title.
+    public var title: String?
+    public var jobs = Parallelism.available
+    /// Unreadable photos fail the build instead of being skipped.
+    public var strict = false
+
+    public init() {}
+}
+
+/// What a build did, for the summary line and for tests.
+public struct BuildReport: Sendable {
+    public var photos: Int
+    /// Files that were skipped, with the reason.
+    public var skipped: [(path: String, reason: String)]
+    /// Files of the previous build that this one no longer produces and removed.
+    public var removed: [String]
+    public var seconds: Double
+}
+
+/// A build that could not be done at all; `description` is one line.
+public struct BuildError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a build tells its observer while it works.
+public enum BuildEvent: Sendable {
+    /// `total` photos found, about to be read.
+    case reading(total: Int)
+    /// One more photo read (or skipped).
+    case read(done: Int, total: Int)
+    /// A file left out, and why.
+    case skipped(path: String, reason: String)
+    case writing(files: Int)
+    /// A warning that is not about one file (an empty gallery, say).
+    case warning(String)
+}

@@ -1,0 +1,138 @@
+/// Reading `waterfall.json`. Every key is optional; an unknown key or a value of the wrong type is an
+/// error that names the key and the file, so a typo never silently does nothing.
+extension SiteConfiguration {
+    public struct FileError: Error, Equatable, CustomStringConvertible {
+        public var file: String
+        public var message: String
+        public var description: String { "\(file): \(message)" }
+    }
+
+    /// The configuration in `text` (the contents of `file`) applied over `self`.
+    public func applying(json text: String, file: String) throws(FileError) -> SiteConfiguration {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw FileError(file: "\(file):\(error.line):\(error.column)", message: error.message)
+        }
+        guard case .object(let members) = root else {
+            throw FileError(file: file, message: "expected an object ({ ... }) at the top level")
+        }
+        var result = self
+        let reader = Reader(file: file)
+        for (key, value) in members {
+            try reader.apply(key, value, to: &result)
+        }
+        return result
+    }
+
+    private struct Reader {
+        let file: String
+
+        func apply(_ key: String, _ value: JSONValue, to configuration: inout SiteConfiguration) throws(FileError) {
+            switch key {
+            case "title": configuration.title = try string(value, key)
+            case "description": configuration.description = try string(value, key)
+            case "bands": configuration.bands = try bands(value)
+            case "columnSpacing": configuration.columnSpacing = try length(value, key)
+            case "rowSpacing": configuration.rowSpacing = try length(value, key)
+            case "insets": configuration.insets = try insets(value, key)
+            case "footerHeight": configuration.footerHeight = try length(value, key)
+            case "footerText": configuration.footerText = try string(value, key)
+            case "sort":
+                let name = try string(value, key)
+                guard let order = SortOrder(rawValue: name) else {
+                    let choices = SortOrder.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                    throw fail("'sort' must be one of \(choices) (got '\(name)')")
+                }
+                configuration.sort = order
+            case "reverse": configuration.reverse = try bool(value, key)
+            case "maxPixels": configuration.maxPixels = try integer(value, key, minimum: 1)
+            default: throw fail("unknown key '\(key)'")
+            }
+        }
+
+        private func bands(_ value: JSONValue) throws(FileError) -> [BandSetting] {
+            guard case .array(let elements) = value, !elements.isEmpty else {
+                throw fail("'bands' must be a non-empty list of {\"minWidth\": …, \"columns\": …}")
+            }
+            var bands: [BandSetting] = []
+            for (index, element) in elements.enumerated() {
+                let name = "bands[\(index)]"
+                guard case .object(let members) = element else { throw fail("'\(name)' must be an object") }
+                var band = BandSetting(minWidth: -1, columns: 0)
+                for (key, value) in members {
+                    switch key {
+                    case "minWidth": band.minWidth = try length(value, "\(name).minWidth")
+                    case "columns": band.columns = try integer(value, "\(name).columns", minimum: 1)
+                    case "columnSpacing": band.columnSpacing = try length(value, "\(name).columnSpacing")
+                    case "rowSpacing": band.rowSpacing = try length(value, "\(name).rowSpacing")
+                    default: throw fail("unknown key '\(name).\(key)'")
+                    }
+                }
+                guard band.minWidth >= 0 else { throw fail("'\(name)' needs \"minWidth\"") }
+                guard band.columns >= 1 else { throw fail("'\(name)' needs \"columns\"") }
+                guard !bands.contains(where: { $0.minWidth == band.minWidth }) else {
+                    throw fail("two bands start at \(band.minWidth.readable) px")
+                }
+                bands.append(band)
+            }
+            return bands
+        }
+
+        private func insets(_ value: JSONValue, _ key: String) throws(FileError) -> EdgeInsets {
+            if case .array(let elements) = value, elements.count == 4 {
+                var sides: [Double] = []
+                for (index, element) in elements.enumerated() { sides.append(try length(element, "\(key)[\(index)]")) }
+                return EdgeInsets(top: sides[0], left: sides[1], bottom: sides[2], right: sides[3])
+            }
+            guard let all = number(value) else {
+                throw fail("'\(key)' must be a number or a list of four numbers [top, left, bottom, right]")
+            }
+            return EdgeInsets(all: try length(.double(all), key))
+        }
+
+        private func string(_ value: JSONValue, _ key: String) throws(FileError) -> String {
+            guard case .string(let text) = value else { throw fail("'\(key)' must be a string (got \(kind(value)))") }
+            return text
+        }
+
+        private func bool(_ value: JSONValue, _ key: String) throws(FileError) -> Bool {
+            guard case .bool(let flag) = value else { throw fail("'\(key)' must be true or false (got \(kind(value)))") }
+            return flag
+        }
+
+        private func length(_ value: JSONValue, _ key: String) throws(FileError) -> Double {
+            guard let number = number(value) else { throw fail("'\(key)' must be a number (got \(kind(value)))") }
+            guard number >= 0 else { throw fail("'\(key)' must be at least 0 (got \(number.readable))") }
+            return number
+        }
+
+        private func integer(_ value: JSONValue, _ key: String, minimum: Int) throws(FileError) -> Int {
+            guard case .int(let number) = value else { throw fail("'\(key)' must be a whole number (got \(kind(value)))") }
+            guard number >= minimum else { throw fail("'\(key)' must be at least \(minimum) (got \(number))") }
+            return number
+        }
+
+        private func number(_ value: JSONValue) -> Double? {
+            switch value {
+            case .int(let number): Double(number)
+            case .double(let number): number
+            default: nil
+            }
+        }
+
+        private func kind(_ value: JSONValue) -> String {
+            switch value {
+            case .string(let text): "the string \"\(text)\""
+            case .int, .double: "a number"
+            case .bool(let flag): "\(flag)"
+            case .null: "null"
+            case .array: "a list"
+            case .object: "an object"
+            }
+        }
+
+        private func fail(_ message: String) -> FileError { FileError(file: file, message: message) }
+    }
+}

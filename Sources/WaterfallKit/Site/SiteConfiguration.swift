@@ -1,0 +1,62 @@
+/// Everything a gallery build can be told, with every default in one place. `waterfall.json` (see
+/// `SiteConfiguration+JSON.swift`) may set any of it; command-line flags override the file.
+public struct SiteConfiguration: Sendable, Equatable {
+    /// The page title; nil means the input folder's name.
+    public var title: String?
+    public var description: String?
+    /// Column counts by board width. The default: 2 columns under 600 px, 3 under 900, 4 under 1400, 5 above.
+    public var bands: [BandSetting] = [
+        BandSetting(minWidth: 0, columns: 2),
+        BandSetting(minWidth: 600, columns: 3),
+        BandSetting(minWidth: 900, columns: 4),
+        BandSetting(minWidth: 1400, columns: 5),
+    ]
+    public var columnSpacing: Double = 10
+    public var rowSpacing: Double = 10
+    public var insets = EdgeInsets(all: 10)
+    public var footerHeight: Double = 50
+    public var footerText = "Made with Waterfall"
+    public var sort = SortOrder.name
+    public var reverse = false
+    public var maxPixels = HeaderReader.defaultMaxPixels
+
+    public init() {}
+
+    public enum SortOrder: String, Sendable, Equatable, CaseIterable {
+        /// Natural file-name order: `IMG_2` before `IMG_10`, case ignored.
+        case name
+    }
+
+    /// One responsive band: from `minWidth` CSS pixels of board width up to the next band's.
+    public struct BandSetting: Sendable, Equatable {
+        public var minWidth: Double
+        public var columns: Int
+        public var columnSpacing: Double?
+        public var rowSpacing: Double?
+
+        public init(minWidth: Double, columns: Int, columnSpacing: Double? = nil, rowSpacing: Double? = nil) {
+            self.minWidth = minWidth
+            self.columns = columns
+            self.columnSpacing = columnSpacing
+            self.rowSpacing = rowSpacing
+        }
+    }
+
+    /// The layout engine's configuration (columns come from each band).
+    var layoutConfiguration: WaterfallConfiguration {
+        WaterfallConfiguration(columnSpacing: columnSpacing, rowSpacing: rowSpacing, edgeInsets: insets,
+                               footerHeight: footerHeight)
+    }
+
+    /// The narrowest board the first band is laid out for. A band that starts at 0 still serves every
+    /// narrower screen (its CSS is the default); the engine just needs a width that leaves tiles room.
+    static let narrowestBoard: Double = 320
+
+    /// The engine's bands. The first band starts at `narrowestBoard` if it starts below it.
+    var layoutBands: [Band] {
+        bands.sorted { $0.minWidth < $1.minWidth }.enumerated().map { position, band in
+            Band(minimumWidth: position == 0 ? max(band.minWidth, Self.narrowestBoard) : band.minWidth,
+                 columnCount: band.columns, columnSpacing: band.columnSpacing, rowSpacing: band.rowSpacing)
+        }
+    }
+}

@@ -1,0 +1,213 @@
+/// A strict JSON parser (RFC 8259) into `JSONValue`, keeping object keys in file order. Errors name the
+/// line and column, so a config mistake can be pointed at.
+struct JSONParser {
+    struct Error: Swift.Error, Equatable, CustomStringConvertible {
+        var line: Int
+        var column: Int
+        var message: String
+        var description: String { "\(line):\(column): \(message)" }
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+    /// Nesting limit: a hostile file must not exhaust the stack.
+    private static let maximumDepth = 256
+
+    static func parse(_ text: String) throws(Error) -> JSONValue {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        parser.skipWhitespace()
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private mutating func value(depth: Int) throws(Error) -> JSONValue {
+        guard depth < Self.maximumDepth else { throw error("nested too deeply") }
+        guard let byte = peek() else { throw error("unexpected end of file") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(Error) -> JSONValue {
+        position += 1
+        var members: [(String, JSONValue)] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { position += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+            let key = try string()
+            skipWhitespace()
+            try expect(":")
+            skipWhitespace()
+            members.append((key, try value(depth: depth + 1)))
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") { position += 1; continue }
+            try expect("}")
+            return .object(members)
+        }
+    }
+
+    private mutating func array(depth: Int) throws(Error) -> JSONValue {
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { position += 1; return .array(elements) }
+        while true {
+            skipWhitespace()
+            elements.append(try value(depth: depth + 1))
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") { position += 1; continue }
+            try expect("]")
+            return .array(elements)
+        }
+    }
+
+    private mutating func string() throws(Error) -> String {
+        position += 1
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []  // unescaped UTF-8 collected in runs
+        func flush() {
+            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+            run.removeAll(keepingCapacity: true)
+        }
+        while let byte = peek() {
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush()
+                scalars.append(try escape())
+            case 0..<0x20:
+                position -= 1
+                throw error("control character in a string (escape it)")
+            default:
+                run.append(byte)
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func escape() throws(Error) -> Unicode.Scalar {
+        guard let byte = peek() else { throw error("unterminated string") }
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{8}"
+        case UInt8(ascii: "f"): return "\u{C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let first = try hex4()
+            if (0xD800..<0xDC00).contains(first) {
+                guard peek() == UInt8(ascii: "\\") else { throw error("unpaired surrogate") }
+                position += 1
+                try expect("u")
+                let second = try hex4()
+                guard (0xDC00..<0xE000).contains(second) else { throw error("unpaired surrogate") }
+                return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(first) else { throw error("unpaired surrogate") }
+            return scalar
+        default:
+            position -= 1
+            throw error("unknown escape '\\\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func hex4() throws(Error) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = peek(), let digit = Self.hexDigit(byte) else { throw error("bad \\u escape") }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func number() throws(Error) -> JSONValue {
+        let start = position
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), Self.isDigit(first) else { throw error("bad number") }
+        if first == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
+        var isInteger = true
+        if peek() == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard let digit = peek(), Self.isDigit(digit) else { throw error("bad number") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+            guard let digit = peek(), Self.isDigit(digit) else { throw error("bad number") }
+            skipDigits()
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if isInteger, let integer = Int(text) { return .int(integer) }
+        guard let double = Double(text), double.isFinite else { throw error("number out of range") }
+        return .double(double)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), Self.isDigit(byte) { position += 1 }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private mutating func literal(_ word: String) throws(Error) {
+        for expected in word.utf8 {
+            guard peek() == expected else { throw error("unexpected word (expected \(word))") }
+            position += 1
+        }
+    }
+
+    private mutating func expect(_ character: Unicode.Scalar) throws(Error) {
+        guard peek() == UInt8(character.value) else {
+            throw error(peek() == nil ? "unexpected end of file (expected '\(character)')" : "expected '\(character)'")
+        }
+        position += 1
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+    }
+
+    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private func error(_ message: String) -> Error {
+        var line = 1, lineStart = 0
+        for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        let column = String(decoding: bytes[lineStart..<min(position, bytes.count)], as: UTF8.self).count + 1
+        return Error(line: line, column: column, message: message)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// `waterfall build`, run as users run it: the real binary on real folders.
+struct BuildCommandTests {
+    static let gallery = Fixtures.root.appendingPathComponent("gallery").path
+    /// The fixture gallery's readable photos, in natural order.
+    static let readablePhotos = [
+        "astronaut-helmet.jpg", "astronaut-portrait.jpg", "cameraman-skyline.png", "chelsea-portrait.jpg",
+        "clock-motion-blur.jpg", "coffee-cup.jpg", "coffee-panorama.jpg", "coffee-spoon.jpg", "hubble-galaxy-1.jpg",
+        "hubble-galaxy-2.jpg", "hubble-galaxy-10.png", "hubble-tall.jpg", "retina-vessels-tall.jpg",
+        "rocket-launch-tall.jpg", "rocket-panorama.jpg",
+    ]
+
+    func read(_ path: String) throws -> String { String(decoding: try Fixtures.bytes(path), as: UTF8.self) }
+
+    /// The `href` of every tile, in page order.
+    func tileLinks(_ html: String) -> [String] {
+        html.components(separatedBy: "<li class=\"wf-tile\"").dropFirst().compactMap { tile in
+            guard let start = tile.range(of: "href=\"")?.upperBound, let end = tile[start...].firstIndex(of: "\"") else { return nil }
+            return String(tile[start..<end])
+        }
+    }
+
+    @Test func buildsTheFixtureGallery() throws {
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", Self.gallery, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try read(output.path + "/index.html")
+        #expect(tileLinks(html) == Self.readablePhotos.map { "photos/" + $0 })
+        #expect(html.contains("<title>Fixture gallery</title>"))
+        #expect(html.contains("Photos for the tests &amp; &lt;checks&gt;"))
+        #expect(html.contains("data-footer"))
+        for (index, name) in Self.readablePhotos.enumerated() {
+            #expect(html.contains("data-tile=\"\(index)\""))
+            // Published by hard link: the same file, not a copy.
+            #expect(FileIdentity(path: output.path + "/photos/" + name) == FileIdentity(path: Self.gallery + "/" + name))
+        }
+        #expect(FileManager.default.fileExists(atPath: output.path + "/assets/waterfall.css"))
+        // One warning for the GIF named .jpg; notes.txt and waterfall.json are not photos and say nothing.
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("skipped") && $0.hasPrefix("waterfall:") }
+            == ["waterfall: \(Self.gallery)/not-a-photo.jpg: skipped: unsupported format (GIF)"])
+        #expect(!run.stderr.contains("notes.txt"))
+        #expect(lines.last?.hasPrefix("15 photos, 1 skipped, ") == true)
+        #expect(lines.last?.hasSuffix(" s → \(output.path)/index.html") == true)
+    }
+
+    @Test func imagesCarryTheirDisplaySizeAndFirstScreenTilesLoadEagerly() throws {
+        let output = try TemporaryFolder()
+        _ = try WaterfallProcess.run(["build", Self.gallery, "-o", output.path, "--quiet"])
+        let html = try read(output.path + "/index.html")
+        // astronaut-portrait.jpg is stored 400×300 with orientation 6: it displays 300×400.
+        #expect(html.contains(#"<img src="photos/astronaut-portrait.jpg" width="300" height="400" alt="astronaut portrait" decoding="async">"#))
+        // The sample gallery is taller than a screen at every width: its last tiles load lazily.
+        let sample = try TemporaryFolder()
+        let root = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        _ = try WaterfallProcess.run(["build", root.appendingPathComponent("SampleGallery").path, "-o", sample.path, "--quiet"])
+        let page = try read(sample.path + "/index.html")
+        let lazy = page.components(separatedBy: "loading=\"lazy\"").count - 1
+        #expect(lazy > 5 && lazy < 32, "\(lazy) lazy images of 32")
+        #expect(!page.contains(#"alt="astronaut helmet" decoding="async" loading="lazy""#))
+    }
+
+    @Test func outputIsDeterministic() throws {
+        let first = try TemporaryFolder(), second = try TemporaryFolder()
+        _ = try WaterfallProcess.run(["build", Self.gallery, "-o", first.path, "--quiet"])
+        _ = try WaterfallProcess.run(["build", Self.gallery, "-o", second.path, "--quiet", "--jobs", "1"])
+        for file in ["index.html", "assets/waterfall.css", ".waterfall/manifest"] {
+            #expect(try Fixtures.bytes(first.path + "/" + file) == Fixtures.bytes(second.path + "/" + file), "\(file)")
+        }
+    }
+
+    /// Golden page for the fixture gallery. Re-record on purpose only: WATERFALL_RECORD=1 swift test.
+    @Test func goldenPage() throws {
+        let output = try TemporaryFolder()
+        _ = try WaterfallProcess.run(["build", Self.gallery, "-o", output.path, "--quiet"])
+        let golden = Fixtures.root.appendingPathComponent("golden/gallery-index.html").path
+        let html = try Fixtures.bytes(output.path + "/index.html")
+        if ProcessInfo.processInfo.environment["WATERFALL_RECORD"] == "1" {
+            try FileManager.default.createDirectory(atPath: (golden as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(html).write(to: URL(fileURLWithPath: golden))
+        }
+        #expect(html == (try? Fixtures.bytes(golden)), "index.html differs from \(golden); re-record with WATERFALL_RECORD=1 if the change is intended")
+    }
+
+    @Test func hostileNamesAreEscapedAndEncoded() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let jpeg = try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg"))
+        let names = ["a b.jpg", "c#d.jpg", "e?f.jpg", "100%.jpg", "g&h.jpg", "it's \"q\".jpg", "<script>x.jpg", "ünï çödé.jpg", "日本.jpg"]
+        for name in names { try input.write(name, jpeg) }
+        try input.write("waterfall.json", Array(#"{"title": "<b>T&C</b>", "footerText": "\"quoted\" <i>"}"#.utf8))
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try read(output.path + "/index.html")
+        #expect(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"))
+        #expect(html.contains("&lt;b&gt;T&amp;C&lt;/b&gt;"))
+        let links = tileLinks(html)
+        #expect(links.count == names.count)
+        for link in links {
+            #expect(link.allSatisfy { $0.isASCII && !" #?&'\"<>".contains($0) }, "\(link)")
+            let decoded = try #require(link.removingPercentEncoding)
+            #expect(FileManager.default.fileExists(atPath: output.path + "/" + decoded), "\(decoded)")
+        }
+        #expect(links.contains("photos/100%25.jpg") && links.contains("photos/c%23d.jpg") && links.contains("photos/e%3Ff.jpg"))
+    }
+
+    @Test func rebuildRemovesWhatItNoLongerWritesAndNothingElse() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let jpeg = try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg"))
+        try input.write("keep.jpg", jpeg)
+        try input.write("drop.jpg", jpeg)
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        try output.write("CNAME", Array("example.org\n".utf8))       // someone else's file
+        try output.write("photos/notes.md", Array("mine\n".utf8))    // even inside a folder Waterfall writes
+        try FileManager.default.removeItem(atPath: input.path + "/drop.jpg")
+        let modified = try FileManager.default.attributesOfItem(atPath: output.path + "/assets/waterfall.css")[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/photos/drop.jpg"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/photos/keep.jpg"))
+        #expect(try read(output.path + "/CNAME") == "example.org\n")
+        #expect(try read(output.path + "/photos/notes.md") == "mine\n")
+        // An unchanged file is not rewritten.
+        #expect(try FileManager.default.attributesOfItem(atPath: output.path + "/assets/waterfall.css")[.modificationDate] as? Date == modified)
+    }
+
+    @Test func aForeignFileInTheWayIsNeverOverwritten() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        try output.write("index.html", Array("<p>my own page</p>".utf8))
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "waterfall: \(output.path)/index.html: exists and was not written by Waterfall; move it away or choose another output folder\n")
+        #expect(try read(output.path + "/index.html") == "<p>my own page</p>")
+    }
+
+    @Test func strictFailsOnABadPhotoAndWritesNothing() throws {
+        let output = try TemporaryFolder()
+        let target = output.path + "/site"
+        let run = try WaterfallProcess.run(["build", Self.gallery, "-o", target, "--strict"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("not-a-photo.jpg: skipped: unsupported format (GIF)"))
+        #expect(run.stderr.contains("1 file could not be read (--strict); nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test func outputInsideInputIsNeverScannedAndOutputEqualToInputIsRefused() throws {
+        let input = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        for _ in 0..<2 {
+            let run = try WaterfallProcess.run(["build", ".", "-o", "_site"], in: input.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").last?.hasPrefix("1 photo, 0 skipped") == true)
+        }
+        let same = try WaterfallProcess.run(["build", input.path, "-o", input.path + "/."])
+        #expect(same.status == 1)
+        #expect(same.stderr.contains("is the input folder"))
+    }
+
+    @Test func emptyFolderGivesAValidEmptyGalleryAndAWarning() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning: no photos in \(input.path); the gallery is empty"))
+        let html = try read(output.path + "/index.html")
+        #expect(html.contains("No photos yet.") && html.contains("data-footer") && !html.contains("data-tile"))
+    }
+
+    @Test(arguments: [
+        (#"{"colums": 3}"#, "waterfall.json: unknown key 'colums'"),
+        (#"{"title": 3}"#, "waterfall.json: 'title' must be a string (got a number)"),
+        (#"{"columnSpacing": "wide"}"#, "waterfall.json: 'columnSpacing' must be a number (got the string \"wide\")"),
+        (#"{"bands": [{"minWidth": 0, "cols": 2}]}"#, "waterfall.json: unknown key 'bands[0].cols'"),
+        (#"{"maxPixels": 1.5}"#, "waterfall.json: 'maxPixels' must be a whole number (got a number)"),
+        ("{\n  \"title\": \"x\",\n}", "waterfall.json:3:1: expected a key in double quotes"),
+    ])
+    func configurationErrorsNameTheKeyAndTheFile(json: String, message: String) throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        try input.write("waterfall.json", Array(json.utf8))
+        let run = try WaterfallProcess.run(["build", ".", "-o", output.path], in: input.path)
+        #expect(run.status == 1)
+        #expect(run.stderr == "waterfall: ./\(message)\n")
+    }
+
+    @Test func flagsOverrideTheFile() throws {
+        let output = try TemporaryFolder()
+        _ = try WaterfallProcess.run(["build", Self.gallery, "-o", output.path, "--quiet", "--title", "Über & Co"])
+        #expect(try read(output.path + "/index.html").contains("<title>Über &amp; Co</title>"))
+    }
+
+    @Test(arguments: [
+        (["build", "a", "b"], "build takes one input folder, got 2"),
+        (["build", "--jobs", "0"], "--jobs needs a whole number"),
+        (["build", "--output"], "option --output needs a value"),
+        (["build", "--frobnicate"], "unknown option --frobnicate"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) throws {
+        let run = try WaterfallProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+struct JSONParserTests {
+    @Test func parsesEveryKindKeepingKeyOrder() throws {
+        let value = try JSONParser.parse(#" {"b": [1, -2.5e1, true, false, null], "a": "x\"\\\/\n\u00e9\ud83d\ude00", "c": {}} "#)
+        #expect(value == .object([
+            ("b", .array([.int(1), .double(-25), .bool(true), .bool(false), .null])),
+            ("a", .string("x\"\\/\né😀")),
+            ("c", .object([])),
+        ]))
+    }
+
+    @Test(arguments: [
+        ("", "1:1: unexpected end of file"),
+        ("{", "1:2: expected a key in double quotes"),
+        ("[1,]", "1:4: unexpected character ']'"),
+        ("{\"a\" 1}", "1:6: expected ':'"),
+        ("01", "1:2: unexpected text after the JSON value"),
+        ("\"a\nb\"", "1:3: control character in a string (escape it)"),
+        ("\"\\x\"", "1:3: unknown escape '\\x'"),
+        ("\"\\ud800\"", "1:8: unpaired surrogate"),
+        ("1e999", "1:6: number out of range"),
+        ("nul", "1:4: unexpected word (expected null)"),
+        ("{\"é\": tru}", "1:10: unexpected word (expected true)"),
+    ])
+    func errorsPointAtTheProblem(text: String, message: String) {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+        do { _ = try JSONParser.parse(text) } catch { #expect(error.description == message) }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do { _ = try JSONParser.parse(text); Issue.record("expected an error") } catch {
+            #expect(error.message == "nested too deeply")
+        }
+    }
+}
+
+struct URLPathTests {
+    @Test func encodesEverythingButUnreserved() {
+        #expect(URLPath.encode(path: "photos/a b#c?d%e&f'g\"h<i>.jpg") == "photos/a%20b%23c%3Fd%25e%26f%27g%22h%3Ci%3E.jpg")
+        #expect(URLPath.encode(segment: "ünï/日本") == "%C3%BCn%C3%AF%2F%E6%97%A5%E6%9C%AC")
+        #expect(URLPath.encode(segment: "A-z_0.9~") == "A-z_0.9~")
+    }
+}
+
+struct DecimalTextTests {
+    @Test func fixedPointWithoutExponents() {
+        #expect(DecimalText.format(0.00001, decimals: 5) == "0.00001")
+        #expect(DecimalText.format(0.000001, decimals: 5) == "0")
+        #expect(DecimalText.format(-13.3333333, decimals: 3) == "-13.333")
+        #expect(DecimalText.format(50, decimals: 5) == "50")
+        #expect(DecimalText.format(1234567.5, decimals: 3) == "1234567.5")
+        #expect(DecimalText.format(-0.0004, decimals: 3) == "0")
+    }
+}
+
+struct BoardStyleTests {
+    @Test func affineLengthsBecomeCalcExpressionsOfTheWidth() {
+        #expect(BoardStyle.css(AffineLength(scale: 1.0 / 3, offset: -13.333333)) == "calc(33.33333% - 13.333px)")
+        #expect(BoardStyle.css(AffineLength(scale: 0, offset: 10)) == "calc(0% + 10px)")
+        #expect(BoardStyle.css(AffineLength(scale: 2.5, offset: 0)) == "calc(250% + 0px)")
+    }
+
+    @Test("the CSS reproduces the engine's frames: evaluated at random widths, each band's expressions give the direct layout")
+    func cssMatchesTheEngine() throws {
+        var random = SplitMix64(seed: 42)
+        let sizes = (0..<60).map { _ in Size(width: random.nextDouble(in: 100..<4000), height: random.nextDouble(in: 100..<4000)) }
+        let items = try SizedItems(displaySizes: sizes)
+        let configuration = SiteConfiguration()
+        let layout = try ResponsiveLayout(bands: configuration.layoutBands, configuration: configuration.layoutConfiguration, items: items)
+        let style = BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: 50)
+        for (number, band) in layout.bands.enumerated() {
+            for index in 0..<sizes.count {
+                // The tile's inline custom properties carry its column and top for this band.
+                #expect(style.tileStyles[index].contains(";--c\(number):\(band.columns[index]);--t\(number):\(BoardStyle.css(band.itemFrames[index].y))"))
+            }
+            for _ in 0..<20 {
+                let width = random.nextDouble(in: band.servedWidths.lowerBound..<min(band.servedWidths.upperBound, 4000))
+                let direct = try band.layout(atWidth: width)
+                for (frame, item) in zip(band.itemFrames, direct.itemAttributes) {
+                    let parsed = Self.evaluate(BoardStyle.css(frame.y), at: width)
+                    #expect(abs(parsed - item.frame.y) < 0.01, "band \(number) tile \(item.index) at \(width)")
+                }
+            }
+        }
+    }
+
+    /// Evaluates `calc(A% ± Bpx)` at a width, as a browser does.
+    static func evaluate(_ css: String, at width: Double) -> Double {
+        let inner = css.dropFirst("calc(".count).dropLast()
+        let parts = inner.split(separator: " ")
+        let percent = Double(parts[0].dropLast())!
+        let offset = Double(parts[2].dropLast(2))! * (parts[1] == "-" ? -1 : 1)
+        return percent / 100 * width + offset
+    }
+}
+
+struct SiteWriterTests {
+    @Test func manifestLinesThatLeaveTheOutputFolderAreIgnored() {
+        for path in ["../etc/passwd", "/etc/passwd", "a/../../b", "", "a//b", "./a"] {
+            #expect(!SiteWriter.isSafeRelativePath(path), "\(path)")
+        }
+        #expect(SiteWriter.isSafeRelativePath("photos/a b.jpg"))
+    }
+
+    @Test func aTamperedManifestCannotDeleteOutsideTheOutput() throws {
+        let root = try TemporaryFolder()
+        let victim = try root.write("victim.txt", Array("keep".utf8))
+        let output = root.path + "/site"
+        try root.write("site/.waterfall/manifest", Array("../victim.txt\n/etc/hostname\nindex.html\n".utf8))
+        var writer = try SiteWriter(output: output, files: ["index.html"])
+        try writer.write("<p>hi</p>", to: "index.html")
+        try writer.finish()
+        #expect(FileManager.default.fileExists(atPath: victim))
+        #expect(String(decoding: try Fixtures.bytes(output + "/.waterfall/manifest"), as: UTF8.self) == "index.html\n")
+    }
+}
+
+struct SiteConfigurationTests {
+    @Test func everyKeyIsRead() throws {
+        let json = #"""
+        {"title": "T", "description": "D", "bands": [{"minWidth": 0, "columns": 1}, {"minWidth": 700, "columns": 6, "columnSpacing": 4, "rowSpacing": 2}],
+         "columnSpacing": 3, "rowSpacing": 5, "insets": [1, 2, 3, 4], "footerHeight": 0, "footerText": "F", "sort": "name",
+         "reverse": true, "maxPixels": 1000}
+        """#
+        let configuration = try SiteConfiguration().applying(json: json, file: "w.json")
+        #expect(configuration.title == "T" && configuration.description == "D")
+        #expect(configuration.bands == [.init(minWidth: 0, columns: 1), .init(minWidth: 700, columns: 6, columnSpacing: 4, rowSpacing: 2)])
+        #expect(configuration.columnSpacing == 3 && configuration.rowSpacing == 5)
+        #expect(configuration.insets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+        #expect(configuration.footerHeight == 0 && configuration.footerText == "F")
+        #expect(configuration.reverse && configuration.maxPixels == 1000)
+        #expect(try SiteConfiguration().applying(json: #"{"insets": 7}"#, file: "w").insets == EdgeInsets(all: 7))
+    }
+
+    @Test func theDefaultsAreTheDocumentedOnes() {
+        let defaults = SiteConfiguration()
+        #expect(defaults.bands.map(\.columns) == [2, 3, 4, 5])
+        #expect(defaults.bands.map(\.minWidth) == [0, 600, 900, 1400])
+        #expect(defaults.columnSpacing == 10 && defaults.rowSpacing == 10 && defaults.insets == EdgeInsets(all: 10))
+        #expect(defaults.footerHeight == 50 && defaults.maxPixels == 250_000_000)
+    }
+}
