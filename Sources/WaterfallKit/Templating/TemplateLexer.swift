@@ -75,8 +75,8 @@ struct TemplateLexer {
     }
 
     private mutating func readTag(at start: Int) throws(TemplateError) -> Tag {
-        var contentStart = start + opening.count
-        let sigil = contentStart < bytes.count ? bytes[contentStart] : 0
+        let afterOpening = start + opening.count
+        let sigil = afterOpening < bytes.count ? bytes[afterOpening] : 0
         var terminator = closing
         let kind: Tag.Kind
         switch sigil {
@@ -90,7 +90,8 @@ struct TemplateLexer {
         case UInt8(ascii: "="): kind = .setDelimiters; terminator = [UInt8(ascii: "=")] + closing
         default: kind = .variable(escaped: true)
         }
-        if case .variable(escaped: true) = kind {} else { contentStart += 1 }
+        var contentStart = afterOpening
+        if case .variable(escaped: true) = kind {} else { contentStart += 1 }  // every other kind has a sigil
         guard let contentEnd = find(terminator, from: contentStart) else {
             throw error(at: start, "unclosed tag: no '\(text(terminator))' after '\(text(bytes[start..<contentStart]))'")
         }
