@@ -18,7 +18,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 .PHONY: help deps venv build gallery test unit-test sanitize fuzz fuzz-smoke bench-headers bench-layout install clean
 
 help:
-	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/ (arrives with issue 4)"
+	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make sanitize        the C header reader under AddressSanitizer + UBSan over every fixture prefix"
@@ -37,9 +37,8 @@ build: deps
 	$(SWIFT) build -c release
 
 gallery: build
-	@echo "make gallery: rendering SampleGallery/ arrives with the 'waterfall build' issue; today Waterfall"
-	@echo "reads headers only. Try: .build/release/waterfall inspect --json Tests/WaterfallKitTests/Fixtures/conformance"
-	@exit 2
+	.build/release/waterfall build SampleGallery -o _site
+	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
 test: unit-test sanitize fuzz-smoke
 
@@ -86,9 +85,12 @@ bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done
 bench-layout: build
 	.build/release/waterfall-bench 1000000
 
+# The binary finds its default theme in PREFIX/share/waterfall/Templates.
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/waterfall/Templates/assets
 	install -m 755 .build/release/waterfall $(DESTDIR)$(PREFIX)/bin/waterfall
+	install -m 644 Templates/*.mustache $(DESTDIR)$(PREFIX)/share/waterfall/Templates/
+	install -m 644 Templates/assets/* $(DESTDIR)$(PREFIX)/share/waterfall/Templates/assets/
 
 clean:
 	rm -rf .build $(BENCH_DIR) _site

@@ -51,7 +51,8 @@ final class ProgressPrinter: Sendable {
         state.withLock { clearLine(&$0) }
         guard !quiet else { return }
         let photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
-        let seconds = DecimalText.format(report.seconds, decimals: 2)
+        let hundredths = Int((report.seconds * 100).rounded())
+        let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
         console.writeError("\(photos), \(report.skipped.count) skipped, \(seconds) s → \(SiteWriter.join(output, "index.html"))\n")
     }
 

@@ -203,3 +203,52 @@ struct BuildCommandTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 }
+
+/// `make install` lays out PREFIX/bin/waterfall and PREFIX/share/waterfall/Templates; the installed binary
+/// must find that theme from anywhere.
+struct InstalledThemeTests {
+    @Test func anInstalledBinaryFindsItsThemeBesideIt() throws {
+        let prefix = try TemporaryFolder()
+        let repository = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: prefix.path + "/share/waterfall", withIntermediateDirectories: true)
+        try manager.copyItem(atPath: WaterfallProcess.executable.path, toPath: prefix.path + "/bin/waterfall")
+        try manager.copyItem(atPath: repository.appendingPathComponent("Templates").path,
+                             toPath: prefix.path + "/share/waterfall/Templates")
+        // Mark the installed theme, to see that it is the one used.
+        let header = prefix.path + "/share/waterfall/Templates/header.mustache"
+        try (String(contentsOfFile: header, encoding: .utf8) + "<!-- installed theme -->\n").write(toFile: header, atomically: true, encoding: .utf8)
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prefix.path + "/bin/waterfall")
+        process.arguments = ["build", input.path, "-o", output.path, "--quiet"]
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
+        #expect(html.contains("<!-- installed theme -->"))
+    }
+
+    @Test func aCustomThemeIsUsedAndItsErrorsPointAtTheTemplate() throws {
+        let theme = try TemporaryFolder(), output = try TemporaryFolder()
+        try theme.write("page.mustache", Array("<h1>{{title}}</h1>\n{{#tiles}}<i>{{name}}</i>{{/tiles}}\n".utf8))
+        try theme.write("assets/site.css", Array("body{}".utf8))
+        #expect(try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: output.path + "/assets/waterfall.css"))
+        let good = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--templates", theme.path, "--quiet"])
+        #expect(good.status == 0, "\(good.stderr)")
+        let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
+        #expect(html.hasPrefix("<h1>Fixture gallery</h1>\n<i>astronaut-helmet.jpg</i>"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/assets/site.css"))
+        // The default theme's stylesheet, written by the last build, is gone with it.
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/assets/waterfall.css"))
+
+        try theme.write("page.mustache", Array("<h1>{{title}}</h1>\n{{#tiles}}\n  <i>{{name}</i>\n".utf8))
+        let bad = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--templates", theme.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("page.mustache:3:6: unclosed tag"), "\(bad.stderr)")
+    }
+}
