@@ -14,6 +14,8 @@ import Darwin
 /// skipping dot-files and dot-folders. Uses the entry types readdir reports, so a file costs no extra stat.
 struct FolderWalker {
     var recursive = true
+    /// Folders never entered (the build's output folder, when it sits inside the input).
+    var excluding: Set<FileIdentity> = []
 
     enum Entry: Equatable, Sendable {
         case file(String)
@@ -28,7 +30,7 @@ struct FolderWalker {
     }
 
     func files(under folder: String) -> [Entry] {
-        var visited = Set<FileIdentity>()
+        var visited = excluding
         return walk(folder, visited: &visited)
     }
 

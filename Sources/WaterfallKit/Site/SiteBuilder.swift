@@ -89,10 +89,10 @@ public struct SiteBuilder: Sendable {
 
     /// Every photo-like file directly in INPUT, read in parallel, in natural name order.
     private func readPhotos(maxPixels: Int) -> (photos: [Photo], skipped: [(path: String, reason: String)]) {
-        let output = FileIdentity(path: options.output)
-        let entries = FolderWalker(recursive: false).files(under: options.input).filter { entry in
-            let name = String(entry.path.split(separator: "/").last ?? "")
-            return Photo.looksLikePhoto(name) && (output == nil || FileIdentity(path: entry.path) != output)
+        let output = FileIdentity(path: options.output).map { Set([$0]) } ?? []
+        let walker = FolderWalker(recursive: false, excluding: output)
+        let entries = walker.files(under: options.input).filter { entry in
+            Photo.looksLikePhoto(String(entry.path.split(separator: "/").last ?? ""))
         }
         observe(.reading(total: entries.count))
         let reader = HeaderReader(maxPixels: maxPixels)
