@@ -15,12 +15,13 @@ C_LIBS       := -ljpeg -lpng16
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 
-.PHONY: help deps venv build gallery test unit-test sanitize fuzz fuzz-smoke bench-headers bench-layout install clean
+.PHONY: help deps venv build gallery test unit-test browser-test sanitize fuzz fuzz-smoke bench-headers bench-layout install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
+	@echo "make browser-test    the built gallery in headless Chromium at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make sanitize        the C header reader under AddressSanitizer + UBSan over every fixture prefix"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
 	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
@@ -40,11 +41,17 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test sanitize fuzz-smoke
+test: unit-test browser-test sanitize fuzz-smoke
 
 unit-test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The built gallery in headless Chromium at five widths (Selenium in .venv, Debian's chromium + chromedriver).
+browser-test: venv
+	@scripts/ensure-packages chromium chromium-driver
+	$(SWIFT) build
+	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Browser
 
 sanitize: deps
 	@mkdir -p .build/sanitize
