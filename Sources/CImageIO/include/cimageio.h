@@ -80,6 +80,71 @@ int32_t wf_exif_orientation(const uint8_t *tiff, size_t length);
  */
 size_t wf_exif_ifd0_end(const uint8_t *tiff, size_t have, size_t total);
 
+/* ---- Derived images (thumbnails) ---- */
+
+typedef enum {
+    WF_DERIVE_OK = 0,
+    WF_DERIVE_ERR_READ,        /* the header reader refused the source: `source.status` and `message` say why */
+    WF_DERIVE_ERR_TOO_LARGE,   /* over the pixel cap: refused before anything was decoded */
+    WF_DERIVE_ERR_TRUNCATED,   /* the image data ends early */
+    WF_DERIVE_ERR_CORRUPT,     /* damaged image data (bad checksum, bad entropy code, ...) */
+    WF_DERIVE_ERR_UNSUPPORTED, /* a JPEG colour space we do not convert */
+    WF_DERIVE_ERR_LIMIT,       /* over the scan or memory limit while decoding, or out of memory */
+    WF_DERIVE_ERR_WRITE,       /* the output could not be written */
+    WF_DERIVE_ERR_REQUEST      /* the request makes no sense (no box, quality out of range) */
+} wf_derive_status;
+
+/* What to make. Zero means "the default" in every field, so `{.max_width = 800}` is a complete request. */
+typedef struct {
+    uint32_t max_width;    /* the box, in display (upright) orientation; 0 = unbounded on that axis, */
+    uint32_t max_height;   /* but at least one must be set. Never upscales. */
+    int32_t quality;       /* JPEG quality 1-100; 0 = 82 */
+    int32_t force_png;     /* 1: write PNG even when opaque (lossless output, used by the quality tests) */
+    uint64_t max_pixels;   /* stored width × height refused before decoding; 0 = 250,000,000 */
+    uint32_t max_scans;    /* a JPEG with more scans than this is refused (progressive bombs); 0 = 100 */
+    uint64_t max_memory;   /* bytes libjpeg may use for a whole-image coefficient buffer; 0 = 512 MiB */
+} wf_derive_request;
+
+typedef struct {
+    wf_derive_status status;
+    wf_header source;      /* the header reader's answer for the source (size as stored, orientation) */
+    uint32_t width;        /* the output, upright (orientation applied; the file carries no tag) */
+    uint32_t height;
+    wf_format output_format; /* WF_FORMAT_JPEG (opaque) or WF_FORMAT_PNG (some alpha < 255) */
+    int32_t channels;      /* in the output: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    int32_t scale_denom;   /* JPEG DCT scaling used: 1, 2, 4 or 8; 1 for PNG; 0 when nothing was decoded */
+    int32_t icc_length;    /* bytes of ICC profile carried into the output, 0 if none */
+    int32_t warnings;      /* recoverable oddities (benign PNG chunk errors, dropped ICC profile, ...) */
+    char message[200];     /* one line, why, when status != WF_DERIVE_OK */
+} wf_derive_result;
+
+/*
+ * Makes one derived image: decodes `source` (JPEG at a DCT scale, or PNG), resamples it with Lanczos-3 to
+ * fit the request's box, turns it upright by its EXIF orientation, keeps its ICC profile and nothing else,
+ * and writes `output` (JPEG when opaque, PNG when any pixel has alpha < 255). Never prints, never exits;
+ * on failure nothing is left at `output`. Reentrant.
+ */
+void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out);
+
+/* For tests: a whole image decoded as stored (no scaling, no orientation), JPEG or PNG, 8 bits a sample,
+ * 1-4 channels as the file has them (palette and tRNS expanded). Free with wf_image_free. */
+typedef struct {
+    wf_derive_status status;
+    uint32_t width;
+    uint32_t height;
+    int32_t channels;
+    uint8_t *pixels;
+    char message[200];
+} wf_image;
+
+void wf_decode_image(const char *path, wf_image *out);
+void wf_image_free(wf_image *image);
+
+/* For tests: the ICC profile of a JPEG (libjpeg's jpeg_read_icc_profile) or PNG (libpng's iCCP), as an
+ * independent check of what wf_derive wrote. Returns the profile's length (copying at most `capacity`
+ * bytes), 0 when there is none. */
+size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

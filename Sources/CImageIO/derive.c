@@ -1,0 +1,327 @@
+/*
+ * wf_derive: one derived image from one source file. The header reader runs first (the same code, limits
+ * and orientation as `waterfall inspect`), so a file over the pixel cap is refused before a byte of image
+ * data is decoded. Then: decode (JPEG at the largest DCT scale that still leaves twice the target size,
+ * libvips' rule) straight into the streaming Lanczos-3 resampler, drop an all-opaque alpha channel, turn
+ * the small result upright, and encode it with the ICC profile as its only metadata.
+ */
+#define _GNU_SOURCE
+#include "derive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { DEFAULT_QUALITY = 82, DEFAULT_MAX_SCANS = 100 };
+static const uint64_t default_max_pixels = 250000000u;
+static const uint64_t default_max_memory = 512u << 20;
+
+static const char *describe_errno(int error, char *text, size_t size) {
+#if defined(__GLIBC__)
+    return strerror_r(error, text, size);
+#else
+    return strerror_r(error, text, size) == 0 ? text : "unknown error";
+#endif
+}
+
+void wf_outcome_fail(wf_decode_outcome *out, wf_derive_status status, const char *format, ...) {
+    out->status = status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out->message, sizeof out->message, format, args);
+    va_end(args);
+}
+
+static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) {
+    out->status = status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out->message, sizeof out->message, format, args);
+    va_end(args);
+}
+
+/* "12", "12.3": megapixels to one decimal, as HeaderReader writes them. */
+static void megapixels(uint64_t pixels, char *text, size_t size) {
+    uint64_t tenths = (pixels + 50000) / 100000;
+    if (tenths % 10 == 0) snprintf(text, size, "%llu", (unsigned long long)(tenths / 10));
+    else snprintf(text, size, "%llu.%llu", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
+}
+
+/* The largest size that fits the box, never larger than the image; exact on the limiting axis. */
+static void fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
+                uint32_t *out_height) {
+    uint64_t w = width, h = height;
+    int width_limits = max_width != 0 && max_width < width;
+    int height_limits = max_height != 0 && max_height < height;
+    if (width_limits && height_limits) {
+        if ((uint64_t)max_width * h <= (uint64_t)max_height * w) height_limits = 0;
+        else width_limits = 0;
+    }
+    if (width_limits) {
+        *out_width = max_width;
+        uint64_t scaled = (h * max_width + w / 2) / w;
+        *out_height = scaled < 1 ? 1 : (uint32_t)scaled;
+    } else if (height_limits) {
+        *out_height = max_height;
+        uint64_t scaled = (w * max_height + h / 2) / h;
+        *out_width = scaled < 1 ? 1 : (uint32_t)scaled;
+    } else {
+        *out_width = width;
+        *out_height = height;
+    }
+}
+
+/* libvips' rule: shrink in the DCT by the largest of 8, 4, 2 that leaves at least twice the target size,
+ * so the Lanczos filter still has real pixels to work with. */
+static uint32_t dct_scale(uint32_t width, uint32_t height, uint32_t target_width, uint32_t target_height) {
+    static const uint32_t denominators[] = {8, 4, 2};
+    for (size_t i = 0; i < 3; i++) {
+        uint64_t d = denominators[i];
+        uint64_t w = (width + d - 1) / d, h = (height + d - 1) / d;
+        if (w >= 2 * (uint64_t)target_width && h >= 2 * (uint64_t)target_height) return (uint32_t)d;
+    }
+    return 1;
+}
+
+/* ---- the sink: decoder rows into the resampler ---- */
+
+typedef struct {
+    wf_resampler resampler;
+    uint32_t expected_width, expected_height;
+    uint32_t out_width, out_height;
+    int channels;
+    int began;
+} resampling_sink;
+
+static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
+    resampling_sink *s = self;
+    if (width != s->expected_width || height != s->expected_height) {
+        snprintf(message, size, "the image decodes to %u×%u, not the %u×%u its header promised (did the file change?)",
+                 width, height, s->expected_width, s->expected_height);
+        return WF_DERIVE_ERR_CORRUPT;
+    }
+    if (wf_resampler_init(&s->resampler, width, height, s->out_width, s->out_height, channels) != 0) {
+        snprintf(message, size, "out of memory for a %u×%u image", width, height);
+        return WF_DERIVE_ERR_LIMIT;
+    }
+    s->channels = channels;
+    s->began = 1;
+    return WF_DERIVE_OK;
+}
+
+static uint8_t *sink_row(void *self) { return wf_resampler_row(&((resampling_sink *)self)->resampler); }
+static void sink_commit(void *self) { wf_resampler_commit(&((resampling_sink *)self)->resampler); }
+
+/* Opens the source and decodes it into `sink`. */
+static void decode_file(const char *path, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
+                        wf_decode_outcome *outcome) {
+    int fd;
+    do {
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        char text[128];
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot open: %s", describe_errno(errno, text, sizeof text));
+        return;
+    }
+    wf_stream *stream = malloc(sizeof *stream);
+    if (!stream) {
+        close(fd);
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
+        return;
+    }
+    wf_stream_init_fd(stream, fd);
+    if (format == WF_FORMAT_JPEG) wf_decode_jpeg(stream, options, sink, outcome);
+    else wf_decode_png(stream, options, sink, outcome);
+    if (outcome->status == WF_DERIVE_OK && stream->read_errno != 0) {
+        char text[128];
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", describe_errno(stream->read_errno, text, sizeof text));
+    }
+    free(stream);
+    close(fd);
+}
+
+static int all_opaque(const uint8_t *pixels, size_t count, int channels) {
+    for (size_t i = (size_t)channels - 1; i < count * (size_t)channels; i += (size_t)channels)
+        if (pixels[i] != 255) return 0;
+    return 1;
+}
+
+static void drop_alpha(uint8_t *pixels, size_t count, int channels) {
+    size_t kept = (size_t)channels - 1;
+    for (size_t i = 0; i < count; i++) memmove(pixels + i * kept, pixels + i * (size_t)channels, kept);
+}
+
+/* The header reader's verdict as a derive failure. */
+static void refuse_header(wf_derive_result *out) {
+    const wf_header *h = &out->source;
+    if (h->message[0]) fail(out, WF_DERIVE_ERR_READ, "%s", h->message);
+    else if (h->status == WF_ERR_UNSUPPORTED) fail(out, WF_DERIVE_ERR_READ, "unsupported format (not a JPEG or PNG file)");
+    else fail(out, WF_DERIVE_ERR_READ, "cannot read the header");
+}
+
+void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
+    memset(out, 0, sizeof *out);
+    wf_derive_request r = request ? *request : (wf_derive_request){0};
+    if (r.max_width == 0 && r.max_height == 0) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "a derived image needs a maximum width or height");
+        return;
+    }
+    if (r.quality == 0) r.quality = DEFAULT_QUALITY;
+    if (r.quality < 1 || r.quality > 100) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "JPEG quality %d is outside 1-100", r.quality);
+        return;
+    }
+    if (r.max_pixels == 0) r.max_pixels = default_max_pixels;
+    if (r.max_scans == 0) r.max_scans = DEFAULT_MAX_SCANS;
+    if (r.max_memory == 0) r.max_memory = default_max_memory;
+    if (r.max_memory > (uint64_t)(((unsigned long)-1) >> 1)) r.max_memory = ((unsigned long)-1) >> 1;
+
+    /* 1. The header: format, stored size, orientation; refuse early. */
+    wf_read_header_path(source, &out->source);
+    const wf_header *header = &out->source;
+    if (header->status != WF_OK) {
+        refuse_header(out);
+        return;
+    }
+    if (header->format != WF_FORMAT_JPEG && header->format != WF_FORMAT_PNG) {
+        fail(out, WF_DERIVE_ERR_READ, "unsupported format (not a JPEG or PNG file)");
+        return;
+    }
+    uint32_t width = header->width, height = header->height;
+    if (width == 0 || height == 0) {
+        fail(out, WF_DERIVE_ERR_CORRUPT, "zero width or height (%u×%u)", width, height);
+        return;
+    }
+    uint64_t pixels = (uint64_t)width * height;
+    if (pixels > r.max_pixels) {
+        char have[32], limit[32];
+        megapixels(pixels, have, sizeof have);
+        megapixels(r.max_pixels, limit, sizeof limit);
+        fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u is %s megapixels, over the %s-megapixel limit", width, height, have, limit);
+        return;
+    }
+
+    /* 2. The target, decided upright and then turned back to the stored orientation. */
+    int orientation = header->orientation >= 1 && header->orientation <= 8 ? header->orientation : 1;
+    int swap = orientation >= 5;
+    uint32_t upright_width, upright_height;
+    fit(swap ? height : width, swap ? width : height, r.max_width, r.max_height, &upright_width, &upright_height);
+    uint32_t target_width = swap ? upright_height : upright_width, target_height = swap ? upright_width : upright_height;
+    uint32_t denominator = header->format == WF_FORMAT_JPEG ? dct_scale(width, height, target_width, target_height) : 1;
+
+    /* 3. Decode straight into the resampler. */
+    resampling_sink sink = {
+        .expected_width = (width + denominator - 1) / denominator,
+        .expected_height = (height + denominator - 1) / denominator,
+        .out_width = target_width,
+        .out_height = target_height,
+    };
+    wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
+    wf_decode_options options = {.scale_denom = denominator, .max_scans = r.max_scans, .max_memory = r.max_memory,
+                                 .want_icc = 1};
+    wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
+    decode_file(source, header->format, &options, &callbacks, &outcome);
+    out->warnings = outcome.warnings;
+    uint8_t *image = NULL, *upright = NULL;
+    if (outcome.status != WF_DERIVE_OK) {
+        fail(out, outcome.status, "%s", outcome.message);
+        goto done;
+    }
+    out->scale_denom = (int32_t)denominator;
+    image = wf_resampler_take_output(&sink.resampler);
+    if (!image) {
+        fail(out, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
+        goto done;
+    }
+
+    /* 4. Alpha only where it is used; then upright. */
+    int channels = sink.channels;
+    size_t count = (size_t)target_width * target_height;
+    int has_alpha = channels == 2 || channels == 4;
+    if (has_alpha && all_opaque(image, count, channels)) {
+        drop_alpha(image, count, channels);
+        channels--;
+        has_alpha = 0;
+    }
+    uint32_t out_width = target_width, out_height = target_height;
+    upright = wf_orient(image, &out_width, &out_height, channels, orientation);
+    if (!upright) {
+        fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+        goto done;
+    }
+
+    /* 5. Encode. */
+    int png = has_alpha || r.force_png;
+    char message[200] = "";
+    int warnings = 0, icc_kept = outcome.icc != NULL;
+    wf_derive_status status =
+        png ? wf_write_png(output, upright, out_width, out_height, channels, outcome.icc, outcome.icc_length, &warnings,
+                           &icc_kept, message, sizeof message)
+            : wf_write_jpeg(output, upright, out_width, out_height, channels, r.quality, outcome.icc, outcome.icc_length,
+                            message, sizeof message);
+    out->warnings += warnings;
+    if (status != WF_DERIVE_OK) {
+        fail(out, status, "%s", message);
+        goto done;
+    }
+    out->status = WF_DERIVE_OK;
+    out->width = out_width;
+    out->height = out_height;
+    out->output_format = png ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
+    out->channels = channels;
+    out->icc_length = icc_kept ? (int32_t)outcome.icc_length : 0;
+    if (outcome.icc && !icc_kept) out->warnings++;
+
+done:
+    if (upright != image) free(upright);
+    free(image);
+    free(outcome.icc);
+    if (sink.began) wf_resampler_free(&sink.resampler);
+}
+
+/* ---- for tests ---- */
+
+static wf_derive_status collect_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
+    resampling_sink *s = self;
+    s->expected_width = s->out_width = width;
+    s->expected_height = s->out_height = height;
+    return sink_begin(self, width, height, channels, message, size);
+}
+
+void wf_decode_image(const char *path, wf_image *out) {
+    memset(out, 0, sizeof *out);
+    wf_header header;
+    wf_read_header_path(path, &header);
+    if (header.status != WF_OK || (header.format != WF_FORMAT_JPEG && header.format != WF_FORMAT_PNG)) {
+        out->status = WF_DERIVE_ERR_READ;
+        snprintf(out->message, sizeof out->message, "%s", header.message[0] ? header.message : "unsupported format");
+        return;
+    }
+    resampling_sink sink = {0};
+    wf_pixel_sink callbacks = {.begin = collect_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
+    wf_decode_options options = {.scale_denom = 1, .max_scans = DEFAULT_MAX_SCANS, .max_memory = default_max_memory};
+    wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
+    decode_file(path, header.format, &options, &callbacks, &outcome);
+    free(outcome.icc);
+    out->status = outcome.status;
+    snprintf(out->message, sizeof out->message, "%s", outcome.message);
+    if (outcome.status == WF_DERIVE_OK) {
+        out->pixels = wf_resampler_take_output(&sink.resampler);
+        out->width = sink.out_width;
+        out->height = sink.out_height;
+        out->channels = sink.channels;
+    }
+    if (sink.began) wf_resampler_free(&sink.resampler);
+}
+
+void wf_image_free(wf_image *image) {
+    free(image->pixels);
+    image->pixels = NULL;
+}

@@ -1,0 +1,94 @@
+/* Internal: the pieces wf_derive is built from. Decoders push rows into a sink; the sink resamples. */
+#ifndef WF_DERIVE_H
+#define WF_DERIVE_H
+
+#include "cimageio.h"
+#include "stream.h"
+
+/* Where a decoder puts its rows, top to bottom. */
+typedef struct {
+    /* The decoded size and channels (1-4, alpha last). Anything but WF_DERIVE_OK refuses the image, with
+     * a message in `message`. */
+    wf_derive_status (*begin)(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size);
+    /* A buffer for the next row: width × channels bytes. */
+    uint8_t *(*row)(void *self);
+    /* The row is complete. */
+    void (*commit)(void *self);
+    void *self;
+} wf_pixel_sink;
+
+/* What a decoder reports. The ICC profile is malloc'd; the caller frees it. */
+typedef struct {
+    wf_derive_status status;
+    char message[200];
+    int32_t warnings;
+    uint8_t *icc;
+    size_t icc_length;
+} wf_decode_outcome;
+
+typedef struct {
+    uint32_t scale_denom; /* JPEG: 1, 2, 4 or 8 */
+    uint32_t max_scans;
+    uint64_t max_memory;
+    int want_icc;
+} wf_decode_options;
+
+/* Profiles beyond this size are dropped (with a warning), never buffered. */
+#define WF_MAX_ICC_LENGTH (4u << 20)
+
+void wf_decode_jpeg(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+
+void wf_outcome_fail(wf_decode_outcome *out, wf_derive_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- Lanczos-3 resampling, streaming: rows in, one at a time; the output image at the end ---- */
+
+typedef struct {
+    uint32_t start;  /* first source sample */
+    uint32_t count;  /* taps */
+    uint32_t offset; /* into the weight array */
+} wf_taps;
+
+typedef struct {
+    uint32_t in_width, in_height, out_width, out_height;
+    int channels;
+    int alpha;     /* channels 2 and 4: premultiplied while filtering */
+    int identity;  /* same size: rows go straight to the output */
+    wf_taps *x_taps, *y_taps;
+    float *x_weights, *y_weights;
+    uint32_t slots;      /* ring of source rows, as many as the widest vertical filter */
+    uint8_t *ring_bytes; /* opaque sources: the decoder writes straight into the ring */
+    float *ring_floats;  /* alpha sources: premultiplied copies of the rows */
+    uint8_t *staging;    /* alpha sources: where the decoder writes */
+    float *column;       /* a vertically filtered row: in_width × channels (+ padding) */
+    float *line;         /* a horizontally filtered row: out_width × channels (+ padding) */
+    uint8_t *output;     /* out_width × out_height × channels */
+    uint32_t rows_in, rows_out;
+} wf_resampler;
+
+/* 0 on success, -1 when out of memory (everything freed). */
+int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
+                      uint32_t out_height, int channels);
+uint8_t *wf_resampler_row(wf_resampler *r);
+void wf_resampler_commit(wf_resampler *r);
+/* Hands over the output (out_height rows, once every source row is in); the resampler keeps nothing. */
+uint8_t *wf_resampler_take_output(wf_resampler *r);
+void wf_resampler_free(wf_resampler *r);
+
+/* ---- orientation, applied to the small image ---- */
+
+/* A new buffer with `pixels` turned upright for EXIF `orientation`; NULL when out of memory. Orientation 1
+ * returns `pixels` itself. `width`/`height` become the upright size. */
+uint8_t *wf_orient(uint8_t *pixels, uint32_t *width, uint32_t *height, int channels, int orientation);
+
+/* ---- encoders; on failure the partial file is removed ---- */
+
+wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                               int channels, int quality, const uint8_t *icc, size_t icc_length,
+                               char *message, size_t size);
+wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                              int channels, const uint8_t *icc, size_t icc_length, int *warnings,
+                              int *icc_kept, char *message, size_t size);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * For tests: a file's ICC profile as libjpeg (jpeg_read_icc_profile) and libpng (iCCP) see it, independent
+ * of the ICC collector wf_derive uses, to check what it wrote.
+ */
+#include "jpeg_support.h"
+
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    struct jpeg_decompress_struct info;
+    wf_jpeg_error error;
+    JOCTET *profile;
+    unsigned int length;
+} jpeg_probe;
+
+static size_t jpeg_profile(FILE *file, uint8_t *buffer, size_t capacity) {
+    jpeg_probe *p = calloc(1, sizeof *p);
+    if (!p) return 0;
+    size_t result = 0;
+    p->info.err = wf_jpeg_error_init(&p->error);
+    if (setjmp(p->error.jump) == 0) {
+        jpeg_create_decompress(&p->info);
+        jpeg_stdio_src(&p->info, file);
+        jpeg_save_markers(&p->info, JPEG_APP0 + 2, 0xFFFF);
+        jpeg_read_header(&p->info, TRUE);
+        if (jpeg_read_icc_profile(&p->info, &p->profile, &p->length)) {
+            memcpy(buffer, p->profile, p->length < capacity ? p->length : capacity);
+            result = p->length;
+        }
+    }
+    free(p->profile);
+    jpeg_destroy_decompress(&p->info);
+    free(p);
+    return result;
+}
+
+static void png_fail(png_structp png, png_const_charp message) {
+    (void)message;
+    png_longjmp(png, 1);
+}
+
+static void png_ignore(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static size_t png_profile(FILE *file, uint8_t *buffer, size_t capacity) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_fail, png_ignore);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    size_t *result = calloc(1, sizeof *result); /* survives the longjmp */
+    if (info && result && setjmp(png_jmpbuf(png)) == 0) {
+        png_init_io(png, file);
+        png_read_info(png, info);
+        png_charp name;
+        int compression;
+        png_bytep profile;
+        png_uint_32 length;
+        if (png_get_iCCP(png, info, &name, &compression, &profile, &length)) {
+            memcpy(buffer, profile, length < capacity ? length : capacity);
+            *result = length;
+        }
+    }
+    size_t length = result ? *result : 0;
+    free(result);
+    png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+    return length;
+}
+
+size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    uint8_t magic[2] = {0, 0};
+    size_t got = fread(magic, 1, 2, file);
+    rewind(file);
+    size_t length = 0;
+    if (got == 2 && magic[0] == 0xFF && magic[1] == 0xD8) length = jpeg_profile(file, buffer, capacity);
+    else if (got == 2 && magic[0] == 0x89 && magic[1] == 'P') length = png_profile(file, buffer, capacity);
+    fclose(file);
+    return length;
+}

@@ -1,0 +1,40 @@
+/*
+ * EXIF orientation applied to the pixels of the (small, already resampled) image, so the output is upright
+ * and needs no tag. For each upright pixel (x, y) of a W×H stored image:
+ *   1 (x, y)   2 (W-1-x, y)   3 (W-1-x, H-1-y)   4 (x, H-1-y)              stored W×H, shown W×H
+ *   5 (y, x)   6 (y, H-1-x)   7 (W-1-y, H-1-x)   8 (W-1-y, x)              stored W×H, shown H×W
+ * 6 is "turn 90° clockwise to display", 8 "turn 90° counter-clockwise".
+ */
+#include "derive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t *wf_orient(uint8_t *pixels, uint32_t *width, uint32_t *height, int channels, int orientation) {
+    if (orientation < 2 || orientation > 8) return pixels;
+    const size_t w = *width, h = *height, c = (size_t)channels;
+    const int swap = orientation >= 5;
+    const size_t out_w = swap ? h : w, out_h = swap ? w : h;
+    uint8_t *out = malloc(w * h * c);
+    if (!out) return NULL;
+    for (size_t y = 0; y < out_h; y++) {
+        uint8_t *d = out + y * out_w * c;
+        /* The source of (0, y) and the step to the source of (x + 1, y), in samples. */
+        size_t sx, sy;
+        ptrdiff_t step;
+        switch (orientation) {
+        case 2: sx = w - 1, sy = y, step = -(ptrdiff_t)c; break;
+        case 3: sx = w - 1, sy = h - 1 - y, step = -(ptrdiff_t)c; break;
+        case 4: sx = 0, sy = h - 1 - y, step = (ptrdiff_t)c; break;
+        case 5: sx = y, sy = 0, step = (ptrdiff_t)(w * c); break;
+        case 6: sx = y, sy = h - 1, step = -(ptrdiff_t)(w * c); break;
+        case 7: sx = w - 1 - y, sy = h - 1, step = -(ptrdiff_t)(w * c); break;
+        default: sx = w - 1 - y, sy = 0, step = (ptrdiff_t)(w * c); break; /* 8 */
+        }
+        ptrdiff_t i = (ptrdiff_t)((sy * w + sx) * c); /* an index, not a pointer: it may step past an end */
+        for (size_t x = 0; x < out_w; x++, i += step, d += c) memcpy(d, pixels + i, c);
+    }
+    *width = (uint32_t)out_w;
+    *height = (uint32_t)out_h;
+    return out;
+}

@@ -1,0 +1,262 @@
+/*
+ * Lanczos-3 resampling, separable and streaming. Source rows arrive one at a time (straight from the
+ * decoder into a ring buffer as tall as the vertical filter), so memory is a few source rows plus the
+ * output, whatever the source size. Each output row is filtered vertically first, where the inner loop
+ * runs over a whole contiguous row and vectorises, and then horizontally on the already shorter row, four
+ * channels at a time. Weights are computed once per output column and row, as Pillow does: the window is
+ * cut at the image edge and the remaining weights renormalised. Colour is premultiplied by alpha while it is
+ * filtered, so transparent pixels cannot bleed their (arbitrary) colour into the edges.
+ */
+#include "derive.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef float v4f __attribute__((vector_size(16)));
+
+static const double pi = 3.14159265358979323846;
+
+static double lanczos3(double x) {
+    if (x < 0) x = -x;
+    if (x >= 3.0) return 0.0;
+    if (x < 1e-9) return 1.0;
+    double px = pi * x;
+    return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
+}
+
+/* The taps of every output sample on one axis. Returns 0, or -1 when out of memory. */
+static int make_taps(uint32_t in, uint32_t out, wf_taps **taps_out, float **weights_out, uint32_t *widest) {
+    double scale = (double)in / (double)out;
+    double filter_scale = scale > 1.0 ? scale : 1.0; /* widen the kernel when shrinking: it is a low-pass */
+    double support = 3.0 * filter_scale;
+    size_t per = (size_t)ceil(support) * 2 + 2;
+    wf_taps *taps = malloc((size_t)out * sizeof *taps);
+    float *weights = malloc((size_t)out * per * sizeof *weights);
+    double *raw = malloc(per * sizeof *raw);
+    if (!taps || !weights || !raw) {
+        free(taps);
+        free(weights);
+        free(raw);
+        return -1;
+    }
+    uint32_t offset = 0;
+    *widest = 1;
+    for (uint32_t i = 0; i < out; i++) {
+        double center = ((double)i + 0.5) * scale;
+        double low = center - support + 0.5, high = center + support + 0.5;
+        uint32_t first = low <= 0 ? 0 : (uint32_t)low;
+        uint32_t end = high >= (double)in ? in : (uint32_t)high;
+        if (end <= first) { /* a sliver of an image: at least the nearest sample */
+            first = first < in ? first : in - 1;
+            end = first + 1;
+        }
+        uint32_t count = end - first;
+        for (uint32_t k = 0; k < count; k++) raw[k] = lanczos3(((double)(first + k) - center + 0.5) / filter_scale);
+        if (in == out) {
+            /* Same size on this axis: every weight but the centre one is sin(πk) rounding noise. Keeping one
+             * tap keeps the axis exact and cheap (and the window ends monotonic, which the ring relies on). */
+            uint32_t keep = i - first;
+            first = i;
+            raw[0] = raw[keep];
+            count = 1;
+        }
+        double sum = 0;
+        for (uint32_t k = 0; k < count; k++) sum += raw[k];
+        if (sum == 0) { /* cannot happen with Lanczos-3's window, but never divide by zero */
+            raw[0] = 1, count = 1, sum = 1;
+        }
+        taps[i] = (wf_taps){.start = first, .count = count, .offset = offset};
+        for (uint32_t k = 0; k < count; k++) weights[offset + k] = (float)(raw[k] / sum);
+        offset += count;
+        if (count > *widest) *widest = count;
+    }
+    free(raw);
+    *taps_out = taps;
+    *weights_out = weights;
+    return 0;
+}
+
+void wf_resampler_free(wf_resampler *r) {
+    free(r->x_taps);
+    free(r->y_taps);
+    free(r->x_weights);
+    free(r->y_weights);
+    free(r->ring_bytes);
+    free(r->ring_floats);
+    free(r->staging);
+    free(r->column);
+    free(r->line);
+    free(r->output);
+    memset(r, 0, sizeof *r);
+}
+
+int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
+                      uint32_t out_height, int channels) {
+    memset(r, 0, sizeof *r);
+    r->in_width = in_width;
+    r->in_height = in_height;
+    r->out_width = out_width;
+    r->out_height = out_height;
+    r->channels = channels;
+    r->alpha = channels == 2 || channels == 4;
+    r->identity = in_width == out_width && in_height == out_height;
+    size_t row = (size_t)in_width * (size_t)channels;
+    r->output = malloc((size_t)out_width * out_height * (size_t)channels);
+    if (!r->output) goto fail;
+    if (r->identity) return 0;
+
+    uint32_t widest_x;
+    if (make_taps(in_width, out_width, &r->x_taps, &r->x_weights, &widest_x) != 0) goto fail;
+    if (make_taps(in_height, out_height, &r->y_taps, &r->y_weights, &r->slots) != 0) goto fail;
+    if (r->alpha) {
+        r->ring_floats = malloc(r->slots * row * sizeof(float));
+        r->staging = malloc(row);
+        if (!r->ring_floats || !r->staging) goto fail;
+    } else {
+        r->ring_bytes = malloc(r->slots * row);
+        if (!r->ring_bytes) goto fail;
+    }
+    /* Four floats of padding: the horizontal pass loads four channels at a time, even for three. */
+    r->column = calloc(row + 4, sizeof(float));
+    r->line = calloc((size_t)out_width * (size_t)channels + 4, sizeof(float));
+    if (!r->column || !r->line) goto fail;
+    return 0;
+fail:
+    wf_resampler_free(r);
+    return -1;
+}
+
+uint8_t *wf_resampler_row(wf_resampler *r) {
+    size_t row = (size_t)r->in_width * (size_t)r->channels;
+    uint32_t index = r->rows_in < r->in_height ? r->rows_in : r->in_height - 1; /* extra rows are ignored */
+    if (r->identity) return r->output + (size_t)index * row;
+    if (r->alpha) return r->staging;
+    return r->ring_bytes + (size_t)(index % r->slots) * row;
+}
+
+/* ---- the two passes ---- */
+
+static void vertical_bytes(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
+    size_t n = (size_t)r->in_width * (size_t)r->channels;
+    uint32_t count = t->count;
+#define RING_ROW(k) (r->ring_bytes + (size_t)((t->start + (k)) % r->slots) * n)
+    const uint8_t *restrict s0 = RING_ROW(0);
+    float w0 = w[0];
+    for (size_t i = 0; i < n; i++) column[i] = w0 * (float)s0[i];
+    uint32_t k = 1;
+    for (; k + 1 < count; k += 2) {
+        const uint8_t *restrict a = RING_ROW(k), *restrict b = RING_ROW(k + 1);
+        float wa = w[k], wb = w[k + 1];
+        for (size_t i = 0; i < n; i++) column[i] += wa * (float)a[i] + wb * (float)b[i];
+    }
+    if (k < count) {
+        const uint8_t *restrict a = RING_ROW(k);
+        float wa = w[k];
+        for (size_t i = 0; i < n; i++) column[i] += wa * (float)a[i];
+    }
+#undef RING_ROW
+}
+
+static void vertical_floats(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
+    size_t n = (size_t)r->in_width * (size_t)r->channels;
+#define RING_ROW(k) (r->ring_floats + (size_t)((t->start + (k)) % r->slots) * n)
+    const float *restrict s0 = RING_ROW(0);
+    float w0 = w[0];
+    for (size_t i = 0; i < n; i++) column[i] = w0 * s0[i];
+    for (uint32_t k = 1; k < t->count; k++) {
+        const float *restrict a = RING_ROW(k);
+        float wa = w[k];
+        for (size_t i = 0; i < n; i++) column[i] += wa * a[i];
+    }
+#undef RING_ROW
+}
+
+static void horizontal(const wf_resampler *r, const float *restrict column, float *restrict line) {
+    const int c = r->channels;
+    if (c == 1) {
+        for (uint32_t x = 0; x < r->out_width; x++) {
+            const wf_taps *t = &r->x_taps[x];
+            const float *w = r->x_weights + t->offset, *s = column + t->start;
+            float sum = 0;
+            for (uint32_t k = 0; k < t->count; k++) sum += w[k] * s[k];
+            line[x] = sum;
+        }
+        return;
+    }
+    /* 2-4 channels: one vector per pixel; lanes past `c` hold the next pixel's samples and are ignored
+     * (the next store overwrites them, and the buffers carry four floats of padding). */
+    for (uint32_t x = 0; x < r->out_width; x++) {
+        const wf_taps *t = &r->x_taps[x];
+        const float *w = r->x_weights + t->offset, *s = column + (size_t)t->start * (size_t)c;
+        v4f sum = {0, 0, 0, 0};
+        for (uint32_t k = 0; k < t->count; k++) {
+            v4f v;
+            memcpy(&v, s + (size_t)k * (size_t)c, sizeof v);
+            sum += (v4f){w[k], w[k], w[k], w[k]} * v;
+        }
+        memcpy(line + (size_t)x * (size_t)c, &sum, sizeof sum);
+    }
+}
+
+static inline uint8_t to_byte(float v) {
+    v = v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v;
+    return (uint8_t)(v + 0.5f);
+}
+
+static void store(const wf_resampler *r, const float *line, uint8_t *restrict out) {
+    const int c = r->channels;
+    size_t n = (size_t)r->out_width * (size_t)c;
+    if (!r->alpha) {
+        for (size_t i = 0; i < n; i++) out[i] = to_byte(line[i]);
+        return;
+    }
+    for (size_t i = 0; i < n; i += (size_t)c) {
+        uint8_t alpha = to_byte(line[i + (size_t)c - 1]);
+        out[i + (size_t)c - 1] = alpha;
+        float unpremultiply = alpha ? 255.0f / (float)alpha : 0.0f;
+        for (int k = 0; k < c - 1; k++) out[i + (size_t)k] = to_byte(line[i + (size_t)k] * unpremultiply);
+    }
+}
+
+static void premultiply(const wf_resampler *r, const uint8_t *restrict in, float *restrict out) {
+    const int c = r->channels;
+    size_t n = (size_t)r->in_width * (size_t)c;
+    for (size_t i = 0; i < n; i += (size_t)c) {
+        float alpha = (float)in[i + (size_t)c - 1];
+        float scale = alpha * (1.0f / 255.0f);
+        for (int k = 0; k < c - 1; k++) out[i + (size_t)k] = (float)in[i + (size_t)k] * scale;
+        out[i + (size_t)c - 1] = alpha;
+    }
+}
+
+void wf_resampler_commit(wf_resampler *r) {
+    if (r->rows_in >= r->in_height) return;
+    if (r->identity) {
+        r->rows_in++;
+        r->rows_out = r->rows_in;
+        return;
+    }
+    size_t row = (size_t)r->in_width * (size_t)r->channels;
+    if (r->alpha) premultiply(r, r->staging, r->ring_floats + (size_t)(r->rows_in % r->slots) * row);
+    r->rows_in++;
+    /* Every output row whose window is now complete. The windows' ends never decrease, so when a row is
+     * emitted its whole window is still in the ring. */
+    while (r->rows_out < r->out_height) {
+        const wf_taps *t = &r->y_taps[r->rows_out];
+        if (t->start + t->count > r->rows_in) break;
+        const float *w = r->y_weights + t->offset;
+        if (r->alpha) vertical_floats(r, t, w, r->column);
+        else vertical_bytes(r, t, w, r->column);
+        horizontal(r, r->column, r->line);
+        store(r, r->line, r->output + (size_t)r->rows_out * r->out_width * (size_t)r->channels);
+        r->rows_out++;
+    }
+}
+
+uint8_t *wf_resampler_take_output(wf_resampler *r) {
+    if (r->rows_out < r->out_height) return NULL;
+    uint8_t *output = r->output;
+    r->output = NULL;
+    return output;
+}

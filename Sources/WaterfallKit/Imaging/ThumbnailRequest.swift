@@ -1,0 +1,40 @@
+/// What to derive from a photo: the box the result must fit (upright, as the photo is shown), and the
+/// encoder's setting and the decoder's limits. The defaults are the ones a gallery build wants.
+public struct ThumbnailRequest: Sendable, Equatable {
+    /// The box in display orientation; nil leaves that axis free (at least one must be set). A photo
+    /// smaller than the box keeps its size: derived images are never upscaled.
+    public var maxWidth: Int?
+    public var maxHeight: Int?
+    /// JPEG quality, 1–100.
+    public var quality: Int
+    /// Sources with more stored pixels are refused from their header, before any decoding.
+    public var maxPixels: Int
+    /// A JPEG with more scans is refused: thousands of tiny progressive scans are a known decoder bomb.
+    public var maxScans: Int
+    /// What libjpeg may spend on a whole-image coefficient buffer (progressive files need one).
+    public var maxDecoderMemory: Int
+    /// Write PNG even when the result is opaque (lossless; the quality tests use it).
+    public var forcePNG: Bool
+
+    public static let defaultQuality = 82
+    public static let defaultMaxScans = 100
+    public static let defaultMaxDecoderMemory = 512 << 20
+
+    public init(maxWidth: Int? = nil, maxHeight: Int? = nil, quality: Int = ThumbnailRequest.defaultQuality,
+                maxPixels: Int = HeaderReader.defaultMaxPixels, maxScans: Int = ThumbnailRequest.defaultMaxScans,
+                maxDecoderMemory: Int = ThumbnailRequest.defaultMaxDecoderMemory, forcePNG: Bool = false) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+        self.quality = quality
+        self.maxPixels = maxPixels
+        self.maxScans = maxScans
+        self.maxDecoderMemory = maxDecoderMemory
+        self.forcePNG = forcePNG
+    }
+
+    /// "800 px wide", whatever the height.
+    public static func width(_ width: Int) -> ThumbnailRequest { ThumbnailRequest(maxWidth: width) }
+
+    /// "Long edge 2048": fits a square box.
+    public static func longEdge(_ edge: Int) -> ThumbnailRequest { ThumbnailRequest(maxWidth: edge, maxHeight: edge) }
+}

@@ -1,0 +1,86 @@
+import CImageIO
+
+/// Makes derived images (thumbnails) through CImageIO's `wf_derive`: JPEG decoded at a DCT scale, PNG in
+/// full, Lanczos-3 resampling, the EXIF orientation applied to the pixels, the ICC profile kept and every
+/// other piece of metadata (EXIF, GPS, XMP, comments, text chunks) left behind. Reentrant: every call has
+/// its own state, so photos can be derived in parallel.
+public struct Thumbnailer: Sendable {
+    public init() {}
+
+    /// Writes the derived image to `output` (directly: the caller renames it into place) and describes it.
+    /// On failure nothing is left at `output`.
+    public func make(from source: String, to output: String, request: ThumbnailRequest) throws(DeriveError) -> DerivedImage {
+        var raw = wf_derive_request()
+        try Self.check(request, into: &raw)
+        var result = wf_derive_result()
+        wf_derive(source, output, &raw, &result)
+        guard result.status == WF_DERIVE_OK else { throw Self.error(from: result, source: source, request: request) }
+        let header = result.source
+        return DerivedImage(
+            format: result.output_format == WF_FORMAT_PNG ? .png : .jpeg,
+            width: Int(result.width),
+            height: Int(result.height),
+            source: ImageHeader(
+                format: SniffedFormat(raw: header.format).readable ?? .jpeg,
+                pixelWidth: Int(header.width),
+                pixelHeight: Int(header.height),
+                orientation: Orientation(rawValue: Int(header.orientation)),
+                components: Int(header.components),
+                progressive: header.progressive != 0,
+                bitDepth: Int(header.bit_depth),
+                bytesRead: Int(header.bytes_read)
+            ),
+            dctScale: Int(result.scale_denom),
+            colorProfileLength: Int(result.icc_length),
+            warnings: Int(result.warnings)
+        )
+    }
+
+    /// Swift's integers into C's, refusing what would not fit instead of trapping.
+    private static func check(_ request: ThumbnailRequest, into raw: inout wf_derive_request) throws(DeriveError) {
+        func dimension(_ value: Int?, _ name: String) throws(DeriveError) -> UInt32 {
+            guard let value else { return 0 }
+            guard value > 0, let fitting = UInt32(exactly: value) else {
+                throw DeriveError(.invalidRequest, "\(name) \(value) is not a positive pixel count")
+            }
+            return fitting
+        }
+        raw.max_width = try dimension(request.maxWidth, "maximum width")
+        raw.max_height = try dimension(request.maxHeight, "maximum height")
+        guard raw.max_width != 0 || raw.max_height != 0 else {
+            throw DeriveError(.invalidRequest, "a derived image needs a maximum width or height")
+        }
+        guard (1...100).contains(request.quality) else {
+            throw DeriveError(.invalidRequest, "JPEG quality \(request.quality) is outside 1-100")
+        }
+        guard request.maxPixels > 0, request.maxScans > 0, request.maxDecoderMemory > 0,
+              let scans = UInt32(exactly: request.maxScans) else {
+            throw DeriveError(.invalidRequest, "the decoder limits must be positive")
+        }
+        raw.quality = Int32(request.quality)
+        raw.force_png = request.forcePNG ? 1 : 0
+        raw.max_pixels = UInt64(request.maxPixels)
+        raw.max_scans = scans
+        raw.max_memory = UInt64(request.maxDecoderMemory)
+    }
+
+    private static func error(from result: wf_derive_result, source: String, request: ThumbnailRequest) -> DeriveError {
+        let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch result.status {
+        case WF_DERIVE_ERR_READ:
+            // The header reader refused the file: read it again through HeaderReader, which names formats and
+            // magic bytes exactly as `waterfall build` does. Only failures pay for the second (tiny) read.
+            if case .failure(let error) = HeaderReader(maxPixels: request.maxPixels).read(path: source) {
+                return DeriveError(error)
+            }
+            return DeriveError(.io, message)
+        case WF_DERIVE_ERR_TOO_LARGE: return DeriveError(.tooLarge, message)
+        case WF_DERIVE_ERR_TRUNCATED: return DeriveError(.truncated, message)
+        case WF_DERIVE_ERR_CORRUPT: return DeriveError(.corrupt, message)
+        case WF_DERIVE_ERR_UNSUPPORTED: return DeriveError(.unsupported, message)
+        case WF_DERIVE_ERR_LIMIT: return DeriveError(.limit, message)
+        case WF_DERIVE_ERR_WRITE: return DeriveError(.write, message)
+        default: return DeriveError(.invalidRequest, message)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/*
+ * Runs wf_derive under AddressSanitizer and UndefinedBehaviorSanitizer over files: each file to a few
+ * boxes (a thumbnail, a tiny square, the same forced to PNG), under tight limits (pixels, scans, memory),
+ * and every file cut at 24 points (truncated copies written to a scratch folder). Also wf_decode_image and
+ * wf_read_icc_profile on each output. Any sanitizer report aborts; the summary counts the verdicts.
+ * WF_VERBOSE=1 prints one line per call.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cimageio.h"
+
+static unsigned char *slurp(const char *path, size_t *length) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    if (size < 0) {
+        fclose(file);
+        return NULL;
+    }
+    unsigned char *bytes = malloc(size > 0 ? (size_t)size : 1);
+    *length = fread(bytes, 1, (size_t)size, file);
+    fclose(file);
+    return bytes;
+}
+
+static long calls, successes, statuses[16];
+static int verbose;
+static char output[4096];
+
+static void derive(const char *label, const char *path, wf_derive_request request) {
+    wf_derive_result result;
+    wf_derive(path, output, &request, &result);
+    calls++;
+    statuses[result.status < 16 ? result.status : 15]++;
+    if (result.status == WF_DERIVE_OK) {
+        successes++;
+        wf_image image;
+        wf_decode_image(output, &image);
+        if (image.status != WF_DERIVE_OK || image.width != result.width || image.height != result.height) {
+            fprintf(stderr, "%s (%s): the output does not decode to %ux%u: %s\n", path, label, result.width,
+                    result.height, image.message);
+            exit(1);
+        }
+        wf_image_free(&image);
+        static unsigned char icc[1 << 16];
+        wf_read_icc_profile(output, icc, sizeof icc);
+        unlink(output);
+    } else if (strchr(result.message, '\n') || result.message[0] == '\0') {
+        fprintf(stderr, "%s (%s): status %d with a bad message: \"%s\"\n", path, label, result.status, result.message);
+        exit(1);
+    } else if (access(output, F_OK) == 0) {
+        fprintf(stderr, "%s (%s): failed but left an output behind\n", path, label);
+        exit(1);
+    }
+    if (verbose)
+        printf("%-60s %-10s %d %ux%u %s %s\n", path, label, result.status, result.width, result.height,
+               result.output_format == WF_FORMAT_PNG ? "png" : result.output_format == WF_FORMAT_JPEG ? "jpeg" : "-",
+               result.message);
+}
+
+int main(int argc, char **argv) {
+    verbose = getenv("WF_VERBOSE") != NULL;
+    char folder[] = "/tmp/wf-sanitize-derive-XXXXXX";
+    if (!mkdtemp(folder)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(output, sizeof output, "%s/out", folder);
+    char cut[4096];
+    snprintf(cut, sizeof cut, "%s/cut", folder);
+    for (int i = 1; i < argc; i++) {
+        const char *path = argv[i];
+        derive("300w", path, (wf_derive_request){.max_width = 300});
+        derive("64box", path, (wf_derive_request){.max_width = 64, .max_height = 64, .quality = 50});
+        derive("png", path, (wf_derive_request){.max_height = 100, .force_png = 1});
+        derive("limits", path, (wf_derive_request){.max_width = 40, .max_pixels = 100000, .max_scans = 2,
+                                                    .max_memory = 1 << 20});
+        size_t length = 0;
+        unsigned char *bytes = slurp(path, &length);
+        if (!bytes) continue;
+        for (int k = 0; k < 24 && length > 0; k++) {
+            size_t prefix = k < 8 ? (size_t)k * 40 : length * (size_t)(k - 7) / 17;
+            if (prefix >= length) continue;
+            FILE *file = fopen(cut, "wb");
+            if (!file) continue;
+            fwrite(bytes, 1, prefix, file);
+            fclose(file);
+            derive("cut", cut, (wf_derive_request){.max_width = 48});
+        }
+        free(bytes);
+    }
+    unlink(cut);
+    rmdir(folder);
+    printf("sanitize-derive: %d files, %ld derives, %ld made an image; by status:", argc - 1, calls, successes);
+    for (int s = 0; s < 16; s++)
+        if (statuses[s]) printf(" %d:%ld", s, statuses[s]);
+    printf("; no sanitizer reports\n");
+    return 0;
+}
