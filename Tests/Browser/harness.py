@@ -350,11 +350,13 @@ def file_name(url: str | None) -> str | None:
 
 
 def match_photo(tile: dict, photos: dict) -> str | None:
-    """The photo a tile shows: its link's file name, else its image's (URL-decoded)."""
+    """The photo a tile shows: its link's file name, else its image's (URL-decoded). A derived image keeps
+    the photo's name, with `.jpg` or `.png` added when its format differs (an opaque PNG becomes JPEG)."""
     for url in (tile.get("href"), (tile.get("img") or {}).get("src")):
         name = file_name(url)
-        if name in photos:
-            return name
+        for candidate in (name, name and name.rsplit(".", 1)[0]):
+            if candidate in photos:
+                return candidate
     return None
 
 

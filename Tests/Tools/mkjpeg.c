@@ -3,7 +3,10 @@
  * options the header-reader cases need. Only used by make_header_fixtures.py; never part of the product.
  *
  *   mkjpeg OUT WIDTH HEIGHT [progressive] [arith] [q=N] [nobaseline] [gray] [cmyk] [ycck] [nojfif]
- *          [marker=HEX:FILE]...   (markers are written before the frame header, in order)
+ *          [photo] [marker=HEX:FILE]...   (markers are written before the frame header, in order)
+ *
+ * `photo` draws photo-like content (smooth shapes plus fine pseudo-random grain) instead of the plain
+ * gradient, so that the file's size and decoding cost resemble a camera's (for benchmarks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,7 @@
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: mkjpeg OUT WIDTH HEIGHT [options]\n"); return 64; }
     int width = atoi(argv[2]), height = atoi(argv[3]);
-    int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1;
+    int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1, photo = 0;
     J_COLOR_SPACE in_space = JCS_RGB, jpeg_space = JCS_YCbCr;
     int components = 3;
     for (int i = 4; i < argc; i++) {
@@ -22,6 +25,7 @@ int main(int argc, char **argv) {
         else if (!strncmp(argv[i], "q=", 2)) quality = atoi(argv[i] + 2);
         else if (!strcmp(argv[i], "nobaseline")) baseline = 0;
         else if (!strcmp(argv[i], "nojfif")) jfif = 0;
+        else if (!strcmp(argv[i], "photo")) photo = 1;
         else if (!strcmp(argv[i], "gray")) { in_space = JCS_GRAYSCALE; jpeg_space = JCS_GRAYSCALE; components = 1; }
         else if (!strcmp(argv[i], "cmyk")) { in_space = JCS_CMYK; jpeg_space = JCS_CMYK; components = 4; }
         else if (!strcmp(argv[i], "ycck")) { in_space = JCS_CMYK; jpeg_space = JCS_YCCK; components = 4; }
@@ -57,8 +61,26 @@ int main(int argc, char **argv) {
         jpeg_write_marker(&c, marker, data, (unsigned)n);
     }
     unsigned char *row = malloc((size_t)width * components);
+    unsigned int seed = 12345;
     while (c.next_scanline < c.image_height) {
         int y = (int)c.next_scanline;
+        if (photo) {
+            for (int x = 0; x < width; x++) {
+                /* Smooth circles and bands, plus grain: roughly what a camera's JPEG has to encode. */
+                int dx = x - width / 3, dy = y - height / 2;
+                int ring = ((dx * dx + dy * dy) / (width / 8 + 1)) % 256;
+                for (int k = 0; k < components; k++) {
+                    seed = seed * 1103515245u + 12345u;
+                    int grain = (int)((seed >> 16) % 41) - 20;
+                    int base = k == 0 ? ring : k == 1 ? (x * 255 / width + y / 7) % 256 : (y * 255 / height);
+                    int v = base + grain;
+                    row[x * components + k] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+                }
+            }
+            JSAMPROW rows[1] = {row};
+            jpeg_write_scanlines(&c, rows, 1);
+            continue;
+        }
         for (int x = 0; x < width; x++)
             for (int k = 0; k < components; k++)
                 row[x * components + k] = (unsigned char)((x * 255 / (width > 1 ? width - 1 : 1)) * (k != 1)

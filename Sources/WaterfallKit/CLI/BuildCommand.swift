@@ -4,7 +4,7 @@ struct BuildCommand {
 
     static let help = """
         Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
-                               [--jobs N] [--strict] [--quiet]
+                               [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -14,7 +14,9 @@ struct BuildCommand {
           --config FILE        settings file (default: INPUT/waterfall.json, if there is one)
           --templates DIR      a theme folder: a copy of Waterfall's Templates folder, edited
           --title T            the page title (default: the config's title, else the folder's name)
-          -j, --jobs N         photos read at a time (default: the number of cores)
+          --originals P        publish the original files too: none (default), link (hard link
+                               where possible) or copy; tiles show and link to derived images
+          -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
           -h, --help           show this help
@@ -38,6 +40,12 @@ struct BuildCommand {
             case .option("--config"): command.options.configFile = try scanner.value()
             case .option("--templates"): command.options.templates = try scanner.value()
             case .option("--title"): command.options.title = try scanner.value()
+            case .option("--originals"):
+                let text = try scanner.value()
+                guard let policy = SiteConfiguration.OriginalsPolicy(rawValue: text) else {
+                    throw UsageError("--originals must be none, link or copy (got '\(text)')", command: name)
+                }
+                command.options.originals = policy
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true

@@ -6,6 +6,7 @@ final class ProgressPrinter: Sendable {
     private struct State {
         var lineShown = false
         var lastDrawn: ContinuousClock.Instant?
+        var derivingSince: ContinuousClock.Instant?
     }
 
     private let console: Console
@@ -30,15 +31,17 @@ final class ProgressPrinter: Sendable {
             case .reading(let total):
                 if !quiet && !console.errorIsTerminal { console.writeError("reading \(total) photo\(total == 1 ? "" : "s")\n") }
             case .read(let done, let total):
-                guard !quiet && console.errorIsTerminal else { return }
+                draw("reading", done: done, total: total, eta: nil, state: &state)
+            case .deriving(let done, let total):
                 let now = ContinuousClock.now
-                // Redraw at most 20 times a second, and always at the end.
-                if done < total, let last = state.lastDrawn, now - last < .milliseconds(50) { return }
-                state.lastDrawn = now
-                let filled = total == 0 ? Self.barWidth : done * Self.barWidth / total
-                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
-                console.writeError("\r\u{1B}[2Kreading \(bar) \(done)/\(total)")
-                state.lineShown = true
+                if done == 0 {
+                    state.derivingSince = now
+                    if !quiet && !console.errorIsTerminal && total > 0 {
+                        console.writeError("making \(total) image\(total == 1 ? "" : "s")\n")
+                    }
+                }
+                draw("images ", done: done, total: total, eta: Self.eta(done: done, total: total, since: state.derivingSince, now: now),
+                     state: &state)
             case .writing(let files):
                 clearLine(&state)
                 if !quiet && !console.errorIsTerminal { console.writeError("writing \(files) file\(files == 1 ? "" : "s")\n") }
@@ -53,7 +56,31 @@ final class ProgressPrinter: Sendable {
         let photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
         let hundredths = Int((report.seconds * 100).rounded())
         let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-        console.writeError("\(photos), \(report.skipped.count) skipped, \(seconds) s → \(SiteWriter.join(output, "index.html"))\n")
+        let images = report.imagesMade + report.imagesKept
+        let imageText = images == 0 ? "" : ", \(report.imagesMade) of \(images) images made"
+        console.writeError("\(photos), \(report.skipped.count) skipped\(imageText), \(seconds) s → \(SiteWriter.join(output, "index.html"))\n")
+    }
+
+    /// A live bar on a terminal, redrawn at most 20 times a second and always at the end.
+    private func draw(_ label: String, done: Int, total: Int, eta: String?, state: inout State) {
+        guard !quiet && console.errorIsTerminal && total > 0 else { return }
+        let now = ContinuousClock.now
+        if done < total, let last = state.lastDrawn, now - last < .milliseconds(50) { return }
+        state.lastDrawn = now
+        let filled = done * Self.barWidth / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: Self.barWidth - filled)
+        console.writeError("\r\u{1B}[2K\(label) \(bar) \(done)/\(total)" + (eta.map { "  \($0) left" } ?? ""))
+        state.lineShown = true
+    }
+
+    /// Time left at the rate so far, once there is a rate to go by.
+    static func eta(done: Int, total: Int, since start: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> String? {
+        guard let start, done > 0, done < total else { return nil }
+        let elapsed = now - start
+        let seconds = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            / Double(done) * Double(total - done)
+        let whole = Int(seconds.rounded(.up))
+        return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
     }
 
     private func clearLine(_ state: inout State) {

@@ -11,6 +11,8 @@ public struct BuildOptions: Sendable {
     public var jobs = Parallelism.available
     /// Unreadable photos fail the build instead of being skipped.
     public var strict = false
+    /// Overrides the configuration's `originals`.
+    public var originals: SiteConfiguration.OriginalsPolicy?
 
     public init() {}
 }
@@ -22,6 +24,9 @@ public struct BuildReport: Sendable {
     public var skipped: [(path: String, reason: String)]
     /// Files of the previous build that this one no longer produces and removed.
     public var removed: [String]
+    /// Derived images decoded and written by this build, and those kept from the last one.
+    public var imagesMade: Int
+    public var imagesKept: Int
     public var seconds: Double
 }
 
@@ -39,6 +44,8 @@ public enum BuildEvent: Sendable {
     case read(done: Int, total: Int)
     /// A file left out, and why.
     case skipped(path: String, reason: String)
+    /// Derived images: `done` of `total` made (or failed).
+    case deriving(done: Int, total: Int)
     case writing(files: Int)
     /// A warning that is not about one file (an empty gallery, say).
     case warning(String)

@@ -82,16 +82,3 @@ struct POSIXErrorText: Error, CustomStringConvertible {
     init(_ code: Int32) { self.code = code }
     var description: String { String(cString: strerror(code)) }
 }
-
-/// A file's device and inode: the same folder reached through two paths has one identity.
-struct FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-    }
-}

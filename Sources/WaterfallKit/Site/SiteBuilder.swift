@@ -3,10 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
-/// The whole pipeline of `waterfall build`: scan → headers → sort → layout → render → write.
-/// Only the first and last steps touch the disk.
+/// The whole pipeline of `waterfall build`: scan → headers → derived images → layout → render → write.
 public struct SiteBuilder: Sendable {
     public var options: BuildOptions
     public var observe: @Sendable (BuildEvent) -> Void
@@ -21,41 +19,34 @@ public struct SiteBuilder: Sendable {
         let start = clock.now
         try checkFolders()
         let configuration = try loadConfiguration()
-        let theme: Theme
-        let templates: TemplateLibrary
-        do {
-            theme = try Theme.locate(explicit: options.templates)
-            templates = try TemplateLibrary(folder: theme.folder)
-        } catch {
-            throw BuildError("\(error)")
-        }
+        let (theme, templates) = try loadTheme()
+        let cache = BuildCache.load(output: options.output)
 
-        let (photos, skipped) = readPhotos(maxPixels: configuration.maxPixels)
-        if options.strict && !skipped.isEmpty {
-            throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); nothing was written")
-        }
-        if photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
-        let ordered = configuration.reverse ? Array(photos.reversed()) : photos
+        let scanner = PhotoScanner(input: options.input,
+                                   excluding: FileIdentity(path: options.output).map { [$0] } ?? [],
+                                   reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs)
+        var (photos, skipped) = scanner.scan(cache: cache, observe: observe)
+        try failIfStrict(skipped)
+        if configuration.reverse { photos.reverse() }
 
-        let page = try render(ordered, configuration: configuration, templates: templates)
-        let assets = try theme.assets().map { asset throws(BuildError) in
-            guard let bytes = SiteWriter.contents(of: asset.source) else { throw BuildError("\(asset.source): cannot read") }
-            return (path: asset.path, bytes: bytes)
-        }
-        let files = ["index.html"] + assets.map(\.path) + ordered.map(\.sitePath)
-        observe(.writing(files: files.count))
-        let removed: [String]
-        do {
-            var writer = try SiteWriter(output: options.output, files: files)
-            try writer.write(page, to: "index.html")
-            for asset in assets { try writer.write(asset.bytes, to: asset.path) }
-            for photo in ordered { try writer.publish(photo: photo.source, as: photo.sitePath) }
-            removed = try writer.finish()
-        } catch {
-            throw BuildError("\(error)")
-        }
+        let sizes = ImageSizes(configuration: configuration)
+        let staging = SiteWriter.join(options.output, ImageDeriver.stagingFolder)
+        try prepareStaging(staging)
+        defer { Self.removeFolder(staging) }
+        let deriver = ImageDeriver(output: options.output, sizes: sizes, quality: configuration.quality,
+                                   maxPixels: configuration.maxPixels, jobs: options.jobs)
+        let derived = deriver.derive(photos, cache: cache, observe: observe)
+        skipped += derived.skipped
+        try failIfStrict(skipped)
+        if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
+
+        let page = try GalleryPage(title: configuration.title ?? Self.folderName(options.input),
+                                   configuration: configuration, sizes: sizes).render(derived.photos, with: templates)
+        let removed = try write(page: page, photos: derived.photos, theme: theme, originals: configuration.originals)
+        derived.cache.save(output: options.output)
         let elapsed = clock.now - start
-        return BuildReport(photos: ordered.count, skipped: skipped, removed: removed,
+        return BuildReport(photos: derived.photos.count, skipped: skipped, removed: removed,
+                           imagesMade: derived.made, imagesKept: derived.kept,
                            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
 
@@ -84,83 +75,64 @@ public struct SiteBuilder: Sendable {
             throw BuildError("\(file): cannot read the configuration file")
         }
         if let title = options.title { configuration.title = title }
+        if let originals = options.originals { configuration.originals = originals }
         return configuration
     }
 
-    /// Every photo-like file directly in INPUT, read in parallel, in natural name order.
-    private func readPhotos(maxPixels: Int) -> (photos: [Photo], skipped: [(path: String, reason: String)]) {
-        let output = FileIdentity(path: options.output).map { Set([$0]) } ?? []
-        let walker = FolderWalker(recursive: false, excluding: output)
-        let entries = walker.files(under: options.input).filter { entry in
-            Photo.looksLikePhoto(String(entry.path.split(separator: "/").last ?? ""))
+    private func loadTheme() throws(BuildError) -> (Theme, TemplateLibrary) {
+        do {
+            let theme = try Theme.locate(explicit: options.templates)
+            return (theme, try TemplateLibrary(folder: theme.folder))
+        } catch {
+            throw BuildError("\(error)")
         }
-        observe(.reading(total: entries.count))
-        let reader = HeaderReader(maxPixels: maxPixels)
-        let done = Atomic<Int>(0)
-        let observe = self.observe
-        let results = entries.parallelMap(jobs: options.jobs) { entry -> HeaderResult in
-            let result = HeaderResult(reading: entry, with: reader)
-            observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count))
-            return result
-        }
-        var photos: [Photo] = []
-        var skipped: [(path: String, reason: String)] = []
-        let prefix = FolderWalker.join(options.input, "")
-        for result in results {
-            switch result.header {
-            case .success(let header):
-                photos.append(Photo(source: result.path, name: String(result.path.dropFirst(prefix.count)), header: header))
-            case .failure(let error):
-                skipped.append((result.path, error.reason))
-                observe(.skipped(path: result.path, reason: error.reason))
-            }
-        }
-        return (photos, skipped)
     }
 
-    private func render(_ photos: [Photo], configuration: SiteConfiguration,
-                        templates: TemplateLibrary) throws(BuildError) -> String {
-        let board: BoardStyle
-        do {
-            let sizes = photos.map { Size(width: Double($0.header.width), height: Double($0.header.height)) }
-            let items = try SizedItems(displaySizes: sizes)
-            let layout = try ResponsiveLayout(bands: configuration.layoutBands,
-                                              configuration: configuration.layoutConfiguration, items: items)
-            board = BoardStyle(layout: layout, aspectRatios: items.aspectRatios,
-                               footerHeight: configuration.footerHeight)
-        } catch {
-            throw BuildError("layout: \(error)")
+    private func failIfStrict(_ skipped: [(path: String, reason: String)]) throws(BuildError) {
+        guard options.strict && !skipped.isEmpty else { return }
+        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); nothing was written")
+    }
+
+    /// The staging folder lives in the output (so that moving a made image into place is a rename); it is
+    /// Waterfall's own, emptied before and removed after every build.
+    private func prepareStaging(_ staging: String) throws(BuildError) {
+        Self.removeFolder(staging)
+        guard (try? FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)) != nil else {
+            throw BuildError("\(staging): cannot create folder")
         }
-        let title = configuration.title ?? Self.folderName(options.input)
-        let tiles: [TemplateValue] = photos.enumerated().map { index, photo in
-            let url = URLPath.encode(path: photo.sitePath)
-            return [
-                "index": .int(index),
-                "href": .string(url),
-                "src": .string(url),
-                "width": .int(photo.header.width),
-                "height": .int(photo.header.height),
-                "alt": .string(Photo.readableName(photo.name)),
-                "style": .string(board.tileStyles[index]),
-                "eager": .bool(board.firstScreen[index]),
-                "name": .string(photo.name),
-            ]
+    }
+
+    private static func removeFolder(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private func write(page: String, photos: [PublishedPhoto], theme: Theme,
+                       originals: SiteConfiguration.OriginalsPolicy) throws(BuildError) -> [String] {
+        let assets = try theme.assets().map { asset throws(BuildError) in
+            guard let bytes = SiteWriter.contents(of: asset.source) else { throw BuildError("\(asset.source): cannot read") }
+            return (path: asset.path, bytes: bytes)
         }
-        let count = photos.count
-        let context: TemplateValue = [
-            "language": "en",
-            "generator": .string("Waterfall \(WaterfallCLI.version)"),
-            "title": .string(title),
-            "description": configuration.description.map { .string($0) } ?? .null,
-            "assets": "assets/",
-            "layoutCSS": .string(board.css),
-            "tiles": .list(tiles),
-            "photoCount": .int(count),
-            "photoCountText": .string(count == 0 ? "No photos" : count == 1 ? "1 photo" : "\(count) photos"),
-            "footerText": .string(configuration.footerText),
-        ]
+        let images = photos.flatMap(\.images)
+        let originalPaths = originals == .none ? [] : photos.map(\.photo.originalPath)
+        let files = ["index.html"] + assets.map(\.path) + images.map(\.path) + originalPaths
+        observe(.writing(files: files.count))
         do {
-            return try templates.render(name: "page", value: context)
+            var writer = try SiteWriter(output: options.output, files: files)
+            try writer.write(page, to: "index.html")
+            for asset in assets { try writer.write(asset.bytes, to: asset.path) }
+            for image in images {
+                if let staged = image.staged {
+                    try writer.install(staged: staged, as: image.path)
+                } else {
+                    writer.keep(image.path)
+                }
+            }
+            if originals != .none {
+                for photo in photos {
+                    try writer.publish(photo: photo.photo.source, as: photo.photo.originalPath, copy: originals == .copy)
+                }
+            }
+            return try writer.finish()
         } catch {
             throw BuildError("\(error)")
         }

@@ -48,6 +48,24 @@ extension SiteConfiguration {
                 configuration.sort = order
             case "reverse": configuration.reverse = try bool(value, key)
             case "maxPixels": configuration.maxPixels = try integer(value, key, minimum: 1)
+            case "quality":
+                configuration.quality = try integer(value, key, minimum: 1)
+                guard configuration.quality <= 100 else { throw fail("'quality' must be at most 100 (got \(configuration.quality))") }
+            case "viewSize": configuration.viewSize = try integer(value, key, minimum: 16)
+            case "tileWidth": configuration.tileWidth = try integer(value, key, minimum: 16)
+            case "densities":
+                guard case .array(let elements) = value, !elements.isEmpty else {
+                    throw fail("'densities' must be a non-empty list of whole numbers, such as [1, 2]")
+                }
+                var densities: [Int] = []
+                for (index, element) in elements.enumerated() { densities.append(try integer(element, "densities[\(index)]", minimum: 1)) }
+                configuration.densities = densities
+            case "originals":
+                let name = try string(value, key)
+                guard let policy = OriginalsPolicy(rawValue: name) else {
+                    throw fail("'originals' must be 'none', 'link' or 'copy' (got '\(name)')")
+                }
+                configuration.originals = policy
             default: throw fail("unknown key '\(key)'")
             }
         }

@@ -19,8 +19,30 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var sort = SortOrder.name
     public var reverse = false
     public var maxPixels = HeaderReader.defaultMaxPixels
+    /// JPEG quality of derived images.
+    public var quality = ThumbnailRequest.defaultQuality
+    /// Long edge of the image a tile links to.
+    public var viewSize = 2048
+    /// Width of the 1× tile image; nil means the widest tile the bands produce on boards up to `widestBoard`.
+    public var tileWidth: Int?
+    /// Pixel densities of tile images: 1× and 2× by default.
+    public var densities = [1, 2]
+    /// Whether the originals are published beside the derived images.
+    public var originals = OriginalsPolicy.none
 
     public init() {}
+
+    public enum OriginalsPolicy: String, Sendable, Equatable, CaseIterable {
+        /// Only derived images are published: no GPS position or full-size file leaves the machine.
+        case none
+        /// Hard-linked into `originals/` (copied across file systems).
+        case link
+        /// Copied into `originals/`.
+        case copy
+    }
+
+    /// The widest board tile images are made for; the last band grows without bound, screens do not.
+    static let widestBoard: Double = 2560
 
     public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         /// Natural file-name order: `IMG_2` before `IMG_10`, case ignored.

@@ -66,17 +66,32 @@ struct SiteWriter {
         try write(Array(text.utf8), to: path)
     }
 
-    /// Publishes the photo at `source` as `path`: a hard link where possible, else a copy.
-    mutating func publish(photo source: String, as path: String) throws(Error) {
+    /// Publishes the photo at `source` as `path`: a hard link where possible (unless `copy`), else a copy.
+    mutating func publish(photo source: String, as path: String, copy: Bool = false) throws(Error) {
         precondition(planned.contains(path), "\(path) was not announced to SiteWriter")
         let destination = Self.join(output, path)
         written.append(path)
-        if let existing = FileIdentity(path: destination), existing == FileIdentity(path: source) { return }
+        let linked = FileIdentity(path: destination).map { $0 == FileIdentity(path: source) } ?? false
+        if linked && !copy { return }
+        if copy && !linked, let existing = Self.contents(of: destination), existing == Self.contents(of: source) { return }
         let temporary = try temporaryPath()
-        if link(source, temporary) != 0 {
+        if copy || link(source, temporary) != 0 {
             try Self.copyFile(source, to: temporary)
         }
         try install(temporary, at: destination)
+    }
+
+    /// Moves a file made elsewhere in the output folder (a derived image, staged) into place as `path`.
+    mutating func install(staged: String, as path: String) throws(Error) {
+        precondition(planned.contains(path), "\(path) was not announced to SiteWriter")
+        written.append(path)
+        try install(staged, at: Self.join(output, path))
+    }
+
+    /// Counts `path`, written by an earlier build and still right, as written by this one.
+    mutating func keep(_ path: String) {
+        precondition(planned.contains(path), "\(path) was not announced to SiteWriter")
+        written.append(path)
     }
 
     /// Removes what the last build wrote and this one did not, and records the final manifest.
@@ -195,7 +210,7 @@ struct SiteWriter {
         }
     }
 
-    private static func writeFile(_ bytes: [UInt8], to path: String) throws(Error) {
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(Error) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Error(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
