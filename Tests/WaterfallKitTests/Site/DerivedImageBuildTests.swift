@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// Derived images as the build makes them: sizes, srcset, privacy, and incremental rebuilds.
+struct DerivedImageBuildTests {
+    func build(_ input: String, _ output: String, _ extra: [String] = []) throws -> WaterfallProcess.Outcome {
+        try WaterfallProcess.run(["build", input, "-o", output] + extra)
+    }
+
+    func summary(_ run: WaterfallProcess.Outcome) -> String { String(run.stderr.split(separator: "\n").last ?? "") }
+
+    func modificationTimes(under folder: String) throws -> [String: Date] {
+        var times: [String: Date] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) where !path.hasPrefix(".waterfall") {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + path)
+            if attributes[.type] as? FileAttributeType == .typeRegular { times[path] = attributes[.modificationDate] as? Date }
+        }
+        return times
+    }
+
+    /// The JPEG's markers up to the scan: only SOI, APP0, APP2 (ICC), DQT, SOF, DHT, DRI and SOS may appear.
+    static func markers(_ bytes: [UInt8]) -> [UInt8] {
+        var markers: [UInt8] = []
+        var position = 2
+        while position + 4 <= bytes.count, bytes[position] == 0xFF {
+            let marker = bytes[position + 1]
+            markers.append(marker)
+            if marker == 0xDA { break }
+            position += 2 + Int(bytes[position + 2]) << 8 + Int(bytes[position + 3])
+        }
+        return markers
+    }
+
+    @Test func tileImagesFollowTheBandsAndNeverUpscale() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Portrait_6.jpg"), as: "big.jpg")  // 1200×1800 displayed
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "small.jpg")               // 64×48
+        let run = try build(input.path, output.path, ["--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
+        // The widest tile: 5 columns on a 2560 px board, (2560 − 20 − 40) / 5 = 500; 2× is 1000.
+        #expect(html.contains(#"srcset="images/500/big.jpg 500w, images/1000/big.jpg 1000w""#))
+        #expect(html.contains(#"srcset="images/500/small.jpg 64w""#))
+        #expect(html.contains(#"href="images/view/big.jpg""#))
+        let view = try HeaderReader().read(path: output.path + "/images/view/big.jpg").get()
+        #expect(view.width == 1200 && view.height == 1800 && view.orientation == .up)  // upright, 1800 < 2048
+        let tile = try HeaderReader().read(path: output.path + "/images/1000/big.jpg").get()
+        #expect(tile.width == 1000 && tile.height == 1500 && tile.orientation == .up)
+        #expect(try HeaderReader().read(path: output.path + "/images/500/small.jpg").get().width == 64)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/1000/small.jpg"))
+    }
+
+    @Test func sizesAndQualityAreConfigurable() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Landscape_8.jpg"), as: "a.jpg")
+        try input.write("waterfall.json", Array(#"{"tileWidth": 300, "densities": [1, 3], "viewSize": 800, "quality": 60}"#.utf8))
+        #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
+        let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
+        #expect(html.contains(#"srcset="images/300/a.jpg 300w, images/900/a.jpg 900w""#))
+        let view = try HeaderReader().read(path: output.path + "/images/view/a.jpg").get()
+        #expect(view.width == 800 && view.height == 533)
+    }
+
+    @Test func noMetadataButTheColourProfileLeavesTheMachine() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        // A camera-like file: Exif (with an IFD1 thumbnail), then XMP, then a 30 KB ICC profile.
+        try input.copy(Fixtures.header("J23-exif-thumbnail-before-sof-no-jfif.jpg"), as: "exif.jpg")
+        try input.copy(Fixtures.header("J27-60k-app1-30k-icc-before-sof.jpg"), as: "icc.jpg")
+        try input.copy(Fixtures.header("J26-exif-1-and-xmp-8.jpg"), as: "xmp.jpg")
+        #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: output.path + "/images") where path.hasSuffix(".jpg") {
+            let bytes = try Fixtures.bytes(output.path + "/images/" + path)
+            let markers = Self.markers(bytes)
+            #expect(markers.allSatisfy { [0xE0, 0xE2, 0xDB, 0xC0, 0xC2, 0xC4, 0xDD, 0xDA].contains($0) }, "\(path): \(markers)")
+            #expect(!markers.contains(0xE1) && !markers.contains(0xFE), "\(path) keeps Exif/XMP or a comment")
+        }
+    }
+
+    @Test func aNoChangeRebuildMakesNothingAndTouchesNothing() throws {
+        let output = try TemporaryFolder()
+        let first = try build(BuildCommandTests.gallery, output.path)
+        #expect(summary(first).contains("33 of 33 images made"))
+        let before = try modificationTimes(under: output.path)
+        Thread.sleep(forTimeInterval: 0.05)
+        let second = try build(BuildCommandTests.gallery, output.path)
+        #expect(summary(second).hasPrefix("15 photos, 1 skipped, 0 of 33 images made"), "\(summary(second))")
+        #expect(try modificationTimes(under: output.path) == before)
+    }
+
+    @Test func changingASizeRemakesOnlyWhatItAffects() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        for name in ["Landscape_1.jpg", "Portrait_3.jpg", "Landscape_6.jpg"] {
+            try input.copy(Fixtures.conformance("exif-orientation/" + name), as: name)
+        }
+        #expect(summary(try build(input.path, output.path)).contains("9 of 9 images made"))
+        try input.write("waterfall.json", Array(#"{"tileWidth": 320}"#.utf8))
+        let tiles = try build(input.path, output.path)
+        #expect(summary(tiles).contains("6 of 9 images made"), "\(summary(tiles))")  // the view images are kept
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/500"))   // the old tile images are gone
+        try input.write("waterfall.json", Array(#"{"tileWidth": 320, "quality": 70}"#.utf8))
+        #expect(summary(try build(input.path, output.path)).contains("9 of 9 images made"))
+        // A changed source is made again, and only it.
+        try input.copy(Fixtures.conformance("exif-orientation/Landscape_2.jpg"), as: "Landscape_1.jpg")
+        #expect(summary(try build(input.path, output.path)).contains("3 of 9 images made"))
+    }
+
+    @Test func aPhotoWhosePixelsCannotBeDecodedIsSkippedWithItsReason() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J44-truncated-inside-scan.jpg"), as: "cut.jpg")
+        try input.copy(Fixtures.conformance("pngsuite/xcsn0g01.png"), as: "bad-crc.png")
+        try input.copy(Fixtures.header("J34-cmyk-adobe.jpg"), as: "cmyk.jpg")
+        let run = try build(input.path, output.path)
+        #expect(run.status == 0)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("skipped:") }
+        #expect(warnings.count == 2, "\(run.stderr)")
+        #expect(warnings.contains { $0.contains("cut.jpg: skipped: truncated JPEG") })
+        #expect(warnings.contains { $0.contains("bad-crc.png: skipped:") })
+        #expect(summary(run).hasPrefix("1 photo, 2 skipped"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/images/view/cmyk.jpg"))
+        let strict = try build(input.path, output.path + "/strict", ["--strict"])
+        #expect(strict.status == 1)
+    }
+
+    @Test func aDamagedCacheIsIgnoredNotTrusted() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Landscape_1.jpg"), as: "a.jpg")
+        #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
+        let cache = output.path + "/.waterfall/cache.json"
+        let text = String(decoding: try Fixtures.bytes(cache), as: UTF8.self)
+        try Data(text.prefix(text.count / 2).utf8).write(to: URL(fileURLWithPath: cache))  // a half-written cache
+        let run = try build(input.path, output.path)
+        #expect(summary(run).contains("3 of 3 images made"))
+        // A derived file deleted by hand is made again, even though the cache lists it.
+        try FileManager.default.removeItem(atPath: output.path + "/images/view/a.jpg")
+        #expect(summary(try build(input.path, output.path)).contains("1 of 3 images made"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/images/view/a.jpg"))
+    }
+
+    @Test(arguments: ["link", "copy"])
+    func originalsArePublishedOnlyWhenAskedFor(policy: String) throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a b.jpg")
+        #expect(try build(input.path, output.path, ["--quiet", "--originals", policy]).status == 0)
+        let original = output.path + "/originals/a b.jpg"
+        #expect(try Fixtures.bytes(original) == Fixtures.bytes(input.path + "/a b.jpg"))
+        #expect((FileIdentity(path: original) == FileIdentity(path: input.path + "/a b.jpg")) == (policy == "link"))
+        #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: original))
+    }
+}
