@@ -11,6 +11,7 @@ public enum WaterfallCLI {
           build [INPUT]     build a gallery of the photos in INPUT into _site (or -o OUTPUT)
           inspect PATH...   show each image's format, stored size, orientation and display size
           layout DIR        lay out a folder's photos as a waterfall board of a given width
+          resize PATH...    make one resized, upright, metadata-free image per photo
 
         Options:
           -h, --help        show this help (also: waterfall COMMAND --help)
@@ -48,8 +49,15 @@ public enum WaterfallCLI {
                 return .success
             }
             return command.run(console: console)
+        case ResizeCommand.name:
+            guard let command = try ResizeCommand.parse(rest) else {
+                console.out(ResizeCommand.help)
+                return .success
+            }
+            return try command.run(console: console)
         case LayoutCommand.name: console.out(LayoutCommand.help)
             case BuildCommand.name: console.out(BuildCommand.help)
+            case ResizeCommand.name: console.out(ResizeCommand.help)
             default: console.out(help)
             }
             return .success
@@ -68,6 +76,12 @@ public enum WaterfallCLI {
                 return .success
             }
             return command.run(console: console)
+        case ResizeCommand.name:
+            guard let command = try ResizeCommand.parse(rest) else {
+                console.out(ResizeCommand.help)
+                return .success
+            }
+            return try command.run(console: console)
         case LayoutCommand.name:
             guard let command = try LayoutCommand.parse(rest) else {
                 console.out(LayoutCommand.help)

@@ -76,10 +76,15 @@ struct Derivation: Sendable, Equatable {
     /// Bump when the derivation code changes its output for the same request.
     static let formatVersion = "derive-1"
 
-    /// `images/500/coffee.jpg`; `.jpg` or `.png` is added when the name does not already say the format.
+    /// `images/500/coffee.jpg`.
     static func path(label: String, name: String, format: ImageFormat) -> String {
+        "images/\(label)/" + fileName(name, format: format)
+    }
+
+    /// The photo's name, with `.jpg` or `.png` added when it does not already say the format.
+    static func fileName(_ name: String, format: ImageFormat) -> String {
         let lower = name.lowercased()
         let matches = format == .jpeg ? lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") : lower.hasSuffix(".png")
-        return "images/\(label)/\(name)" + (matches ? "" : format == .jpeg ? ".jpg" : ".png")
+        return name + (matches ? "" : format == .jpeg ? ".jpg" : ".png")
     }
 }

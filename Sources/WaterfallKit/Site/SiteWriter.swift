@@ -162,7 +162,7 @@ struct SiteWriter {
         return lstat(path, &info) == 0
     }
 
-    private static func makeFolder(_ path: String) throws(Error) {
+    static func makeFolder(_ path: String) throws(Error) {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else { throw Error(path: path, reason: "exists and is not a folder") }

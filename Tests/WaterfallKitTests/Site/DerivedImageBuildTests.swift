@@ -149,3 +149,32 @@ struct DerivedImageBuildTests {
         #expect(!FileManager.default.fileExists(atPath: original))
     }
 }
+
+struct ResizeCommandTests {
+    @Test func makesOneUprightImagePerPhoto() throws {
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["resize", Fixtures.conformance("exif-orientation"), Fixtures.header("J46-gif-named.jpg"),
+                                            "-o", output.path + "/out", "--width", "120"])
+        #expect(run.status == 1)  // the GIF
+        #expect(run.stderr == "waterfall: \(Fixtures.header("J46-gif-named.jpg")): unsupported format (GIF)\n")
+        let made = try FileManager.default.contentsOfDirectory(atPath: output.path + "/out").sorted()
+        #expect(made.count == 18)
+        for name in made {
+            let header = try HeaderReader().read(path: output.path + "/out/" + name).get()
+            #expect(header.width == 120 && header.height == (name.hasPrefix("Landscape") ? 80 : 180), "\(name)")
+            #expect(header.orientation == .up)
+        }
+    }
+
+    @Test(arguments: [
+        (["resize", "x.jpg", "--width", "10"], "resize needs -o DIR"),
+        (["resize", "x.jpg", "-o", "out"], "resize needs --width or --height"),
+        (["resize", "-o", "out", "--width", "10"], "resize needs at least one photo or folder"),
+        (["resize", "x.jpg", "-o", "out", "--quality", "101", "--width", "5"], "--quality needs a whole number, 1–100"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let run = try WaterfallProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+}
