@@ -150,3 +150,31 @@ struct ThumbnailFailureTests {
         #expect(try TestPixels.decode(output).channels == 1)
     }
 }
+
+/// PNG specifics: orientation from an eXIf chunk before IDAT (not after, as the header reader decides), and
+/// compression bombs in ancillary chunks cost nothing.
+struct ThumbnailPNGSourceTests {
+    @Test(arguments: [("P04-exif-6-before-idat.png", 30, 40), ("P04-exif-II-8-before-idat.png", 30, 40),
+                      ("P05-exif-6-after-idat.png", 40, 30)])
+    func exifOrientation(file: String, width: Int, height: Int) throws {
+        let folder = try TemporaryFolder()
+        let made = try Thumbnailer().make(from: Fixtures.header(file), to: folder.url.appendingPathComponent("t").path,
+                                          request: .longEdge(100))
+        #expect(made.width == width && made.height == height)
+    }
+
+    @Test(arguments: ["P10-iccp-100MB-bomb.png", "P10-ztxt-100MB-bomb.png"])
+    func bombs(file: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.url.appendingPathComponent("t").path
+        let made = try Thumbnailer().make(from: Fixtures.header(file), to: output, request: .width(20))
+        #expect(made.colorProfileLength == 0)
+        #expect(iccProfile(output).isEmpty)
+    }
+
+    @Test func sideLimit() throws {
+        let (error, _) = try ThumbnailFailureTests().attempt(Fixtures.header("P07-1000001x10.png"))
+        #expect(error.kind == .tooLarge)
+        #expect(error.reason == "1000001×10 has a side over 1,000,000 pixels")
+    }
+}
