@@ -208,6 +208,13 @@ void wf_derive(const char *source, const char *output, const wf_derive_request *
         return;
     }
 
+    /* libpng's own default limit, restored here: the resampler's weights cost about 24 bytes per source
+     * column and row, so a 1×250,000,000 "image" under the pixel cap would still cost gigabytes. */
+    if (width > 1000000 || height > 1000000) {
+        fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u has a side over 1,000,000 pixels", width, height);
+        return;
+    }
+
     /* 2. The target, decided upright and then turned back to the stored orientation. */
     int orientation = header->orientation >= 1 && header->orientation <= 8 ? header->orientation : 1;
     int swap = orientation >= 5;

@@ -58,6 +58,20 @@ def reference(source, width, target, convert=None):
     return target
 
 
+def has_transparent_pixel(im, path):
+    """Whether any pixel has alpha < 255 once tRNS is applied. Pillow 13 compares a gray tRNS value with the
+    pixels unscaled (tbbn0g04: tRNS 15 of 4 bits, pixels scaled to 8) and turns I;16 + tRNS into all-
+    transparent RGBA, so gray tRNS is matched here against the samples at the file's own bit depth."""
+    with open(path, "rb") as f:
+        ihdr = f.read(33)
+    depth, color_type = ihdr[24], ihdr[25]
+    if color_type == 0 and "transparency" in im.info:
+        key = im.info["transparency"]
+        scale = 255 // ((1 << depth) - 1) if depth < 8 else 1
+        return any(v == key * scale for v in im.get_flattened_data())
+    return im.convert("RGBA").getextrema()[3][0] < 255
+
+
 def naive_cmyk_to_rgb(im):
     """Pillow hands Adobe CMYK over un-inverted (ink amounts); the naive conversion is (255-C)(255-K)/255."""
     assert im.mode == "CMYK", im.mode
@@ -157,13 +171,15 @@ def main():
                 continue
             with Image.open(os.path.join(suite, name)) as im:
                 im.load()
-                rgba = im.convert("RGBA")
-                transparent = int(rgba.getextrema()[3][0] < 255)
-                f.write(f"{name}\t{im.size[0]}\t{im.size[1]}\t{transparent}\n")
+                f.write(f"{name}\t{im.size[0]}\t{im.size[1]}\t{int(has_transparent_pixel(im, os.path.join(suite, name)))}\n")
 
-    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
-    with open(os.path.join(OUT, "srgb.icc"), "wb") as f:
-        f.write(icc)
+    # littleCMS stamps the profile with the time it was made: keep the committed one, so re-runs are stable.
+    profile = os.path.join(OUT, "srgb.icc")
+    if not os.path.exists(profile):
+        with open(profile, "wb") as f:
+            f.write(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    with open(profile, "rb") as f:
+        icc = f.read()
     metadata_fixtures(icc)
 
     with open(os.path.join(OUT, "README.md"), "w") as f:
