@@ -11,21 +11,22 @@ FUZZ_SECONDS ?= 120
 
 C_SOURCES    := $(wildcard Sources/CImageIO/*.c)
 C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include -ISources/CImageIO -fuse-ld=lld
-C_LIBS       := -ljpeg -lpng16
+C_LIBS       := -ljpeg -lpng16 -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 
-.PHONY: help deps venv build gallery test unit-test browser-test sanitize fuzz fuzz-smoke bench-headers bench-layout install clean
+.PHONY: help deps venv build gallery test unit-test browser-test sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make browser-test    the built gallery in headless Chromium at 360, 768, 1024, 1440 and 2560 px"
-	@echo "make sanitize        the C header reader under AddressSanitizer + UBSan over every fixture prefix"
+	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
 	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time"
+	@echo "make bench-thumbs    derived images against vipsthumbnail, ImageMagick and sigal"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
 deps:
@@ -57,6 +58,9 @@ sanitize: deps
 	@mkdir -p .build/sanitize
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
 	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
+	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
+		$(FIXTURES)/thumbnails/*.png SampleGallery/*.jpg SampleGallery/*.png
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz
@@ -93,6 +97,16 @@ bench-layout: build
 	.build/release/waterfall-bench 1000000
 
 # The binary finds its default theme in PREFIX/share/waterfall/Templates.
+$(BENCH_DIR)/thumbs/.done: Benchmarks/thumbs/generate.py Tests/Tools/make_header_fixtures.py Tests/Tools/mkjpeg.c
+	@rm -rf $(BENCH_DIR)/thumbs
+	python3 Benchmarks/thumbs/generate.py $(BENCH_DIR)/thumbs 200
+	@touch $@
+
+bench-thumbs: build $(BENCH_DIR)/thumbs/.done
+	@scripts/ensure-packages libvips-tools imagemagick
+	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
+	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work
+
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/waterfall/Templates/assets
 	install -m 755 .build/release/waterfall $(DESTDIR)$(PREFIX)/bin/waterfall

@@ -166,130 +166,211 @@ static void refuse_header(wf_derive_result *out) {
     else fail(out, WF_DERIVE_ERR_READ, "cannot read the header");
 }
 
-void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
-    memset(out, 0, sizeof *out);
-    wf_derive_request r = request ? *request : (wf_derive_request){0};
-    if (r.max_width == 0 && r.max_height == 0) {
+/* Fills in the defaults; 0 when the request makes sense. */
+static int normalise(const wf_derive_request *request, wf_derive_request *r, wf_derive_result *out) {
+    *r = request ? *request : (wf_derive_request){0};
+    if (r->max_width == 0 && r->max_height == 0) {
         fail(out, WF_DERIVE_ERR_REQUEST, "a derived image needs a maximum width or height");
-        return;
+        return -1;
     }
-    if (r.quality == 0) r.quality = DEFAULT_QUALITY;
-    if (r.quality < 1 || r.quality > 100) {
-        fail(out, WF_DERIVE_ERR_REQUEST, "JPEG quality %d is outside 1-100", r.quality);
-        return;
+    if (r->quality == 0) r->quality = DEFAULT_QUALITY;
+    if (r->quality < 1 || r->quality > 100) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "JPEG quality %d is outside 1-100", r->quality);
+        return -1;
     }
-    if (r.max_pixels == 0) r.max_pixels = default_max_pixels;
-    if (r.max_scans == 0) r.max_scans = DEFAULT_MAX_SCANS;
-    if (r.max_memory == 0) r.max_memory = default_max_memory;
-    if (r.max_memory > (uint64_t)(((unsigned long)-1) >> 1)) r.max_memory = ((unsigned long)-1) >> 1;
+    if (r->max_pixels == 0) r->max_pixels = default_max_pixels;
+    if (r->max_scans == 0) r->max_scans = DEFAULT_MAX_SCANS;
+    if (r->max_memory == 0) r->max_memory = default_max_memory;
+    if (r->max_memory > (uint64_t)(((unsigned long)-1) >> 1)) r->max_memory = ((unsigned long)-1) >> 1;
+    return 0;
+}
 
-    /* 1. The header: format, stored size, orientation; refuse early. */
+/* Reads the header into `out->source` and refuses what cannot or must not be decoded; 0 when fine. */
+static int check_source(const char *source, const wf_derive_request *r, wf_derive_result *out) {
     wf_read_header_path(source, &out->source);
     const wf_header *header = &out->source;
     if (header->status != WF_OK) {
         refuse_header(out);
-        return;
+        return -1;
     }
     if (header->format != WF_FORMAT_JPEG && header->format != WF_FORMAT_PNG) {
         fail(out, WF_DERIVE_ERR_READ, "unsupported format (not a JPEG or PNG file)");
-        return;
+        return -1;
     }
     uint32_t width = header->width, height = header->height;
     if (width == 0 || height == 0) {
         fail(out, WF_DERIVE_ERR_CORRUPT, "zero width or height (%u×%u)", width, height);
-        return;
+        return -1;
     }
     uint64_t pixels = (uint64_t)width * height;
-    if (pixels > r.max_pixels) {
+    if (pixels > r->max_pixels) {
         char have[32], limit[32];
         megapixels(pixels, have, sizeof have);
-        megapixels(r.max_pixels, limit, sizeof limit);
+        megapixels(r->max_pixels, limit, sizeof limit);
         fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u is %s megapixels, over the %s-megapixel limit", width, height, have, limit);
-        return;
+        return -1;
     }
-
     /* libpng's own default limit, restored here: the resampler's weights cost about 24 bytes per source
      * column and row, so a 1×250,000,000 "image" under the pixel cap would still cost gigabytes. */
     if (width > 1000000 || height > 1000000) {
         fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u has a side over 1,000,000 pixels", width, height);
-        return;
+        return -1;
     }
+    return 0;
+}
 
-    /* 2. The target, decided upright and then turned back to the stored orientation. */
-    int orientation = header->orientation >= 1 && header->orientation <= 8 ? header->orientation : 1;
-    int swap = orientation >= 5;
+/* The output size in the stored orientation: the box is decided upright, then turned back. */
+static void target_size(const wf_header *header, const wf_derive_request *r, uint32_t *width, uint32_t *height) {
+    int swap = header->orientation >= 5 && header->orientation <= 8;
     uint32_t upright_width, upright_height;
-    fit(swap ? height : width, swap ? width : height, r.max_width, r.max_height, &upright_width, &upright_height);
-    uint32_t target_width = swap ? upright_height : upright_width, target_height = swap ? upright_width : upright_height;
-    uint32_t denominator = header->format == WF_FORMAT_JPEG ? dct_scale(width, height, target_width, target_height) : 1;
+    fit(swap ? header->height : header->width, swap ? header->width : header->height, r->max_width, r->max_height,
+        &upright_width, &upright_height);
+    *width = swap ? upright_height : upright_width;
+    *height = swap ? upright_width : upright_height;
+}
 
-    /* 3. Decode straight into the resampler. */
-    resampling_sink sink = {
-        .expected_width = (width + denominator - 1) / denominator,
-        .expected_height = (height + denominator - 1) / denominator,
-        .out_width = target_width,
-        .out_height = target_height,
-    };
-    wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-    wf_decode_options options = {.scale_denom = denominator, .max_scans = r.max_scans, .max_memory = r.max_memory,
-                                 .want_icc = 1};
-    wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
-    decode_file(source, header->format, &options, &callbacks, &outcome);
-    out->warnings = outcome.warnings;
-    uint8_t *image = NULL, *upright = NULL;
-    if (outcome.status != WF_DERIVE_OK) {
-        fail(out, outcome.status, "%s", outcome.message);
-        goto done;
+/* A smaller image from a larger one already in memory (the cascade after the one decode). */
+static uint8_t *resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
+                               uint32_t out_height) {
+    wf_resampler resampler;
+    if (wf_resampler_init(&resampler, width, height, out_width, out_height, channels) != 0) return NULL;
+    size_t stride = (size_t)width * (size_t)channels;
+    for (uint32_t y = 0; y < height; y++) {
+        memcpy(wf_resampler_row(&resampler), image + y * stride, stride);
+        wf_resampler_commit(&resampler);
     }
-    out->scale_denom = (int32_t)denominator;
-    image = wf_resampler_take_output(&sink.resampler);
-    if (!image) {
-        fail(out, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
-        goto done;
-    }
+    uint8_t *output = wf_resampler_take_output(&resampler);
+    wf_resampler_free(&resampler);
+    return output;
+}
 
-    /* 4. Alpha only where it is used; then upright. */
-    int channels = sink.channels;
-    size_t count = (size_t)target_width * target_height;
-    int has_alpha = channels == 2 || channels == 4;
-    if (has_alpha && all_opaque(image, count, channels)) {
-        drop_alpha(image, count, channels);
-        channels--;
-        has_alpha = 0;
-    }
-    uint32_t out_width = target_width, out_height = target_height;
-    upright = wf_orient(image, &out_width, &out_height, channels, orientation);
+/* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
+static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, int has_alpha, const wf_derive_request *r,
+                 const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
+    int orientation = out->source.orientation >= 1 && out->source.orientation <= 8 ? out->source.orientation : 1;
+    uint32_t out_width = width, out_height = height;
+    uint8_t *upright = wf_orient(image, &out_width, &out_height, channels, orientation);
     if (!upright) {
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
-        goto done;
+        return;
     }
-
-    /* 5. Encode. */
-    int png = has_alpha || r.force_png;
+    int png = has_alpha || r->force_png;
     char message[200] = "";
-    int warnings = 0, icc_kept = outcome.icc != NULL;
+    int warnings = 0, icc_kept = decoded->icc != NULL;
     wf_derive_status status =
-        png ? wf_write_png(output, upright, out_width, out_height, channels, outcome.icc, outcome.icc_length, &warnings,
+        png ? wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length, &warnings,
                            &icc_kept, message, sizeof message)
-            : wf_write_jpeg(output, upright, out_width, out_height, channels, r.quality, outcome.icc, outcome.icc_length,
+            : wf_write_jpeg(output, upright, out_width, out_height, channels, r->quality, decoded->icc, decoded->icc_length,
                             message, sizeof message);
+    if (upright != image) free(upright);
     out->warnings += warnings;
     if (status != WF_DERIVE_OK) {
         fail(out, status, "%s", message);
-        goto done;
+        return;
     }
     out->status = WF_DERIVE_OK;
     out->width = out_width;
     out->height = out_height;
     out->output_format = png ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
     out->channels = channels;
-    out->icc_length = icc_kept ? (int32_t)outcome.icc_length : 0;
-    if (outcome.icc && !icc_kept) out->warnings++;
+    out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
+    if (decoded->icc && !icc_kept) out->warnings++;
+}
+
+void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
+    wf_derive_set(source, request, &output, 1, out);
+}
+
+void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
+                   wf_derive_result *results) {
+    if (count == 0) return;
+    wf_derive_request *r = calloc(count, sizeof *r);
+    for (size_t i = 0; i < count; i++) memset(&results[i], 0, sizeof results[i]);
+    if (!r) {
+        for (size_t i = 0; i < count; i++) fail(&results[i], WF_DERIVE_ERR_LIMIT, "out of memory");
+        return;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < count; i++) bad |= normalise(&requests[i], &r[i], &results[i]) != 0;
+    /* 1. The header: format, stored size, orientation; refuse early. The decoder limits are the first
+     *    request's: they describe the source, not the output. */
+    if (bad || check_source(source, &r[0], &results[0]) != 0) {
+        for (size_t i = 0; i < count; i++) {
+            if (results[i].status != WF_DERIVE_OK) continue;
+            results[i] = results[0];
+            if (results[i].status == WF_DERIVE_OK) fail(&results[i], WF_DERIVE_ERR_REQUEST, "another request in the set makes no sense");
+        }
+        free(r);
+        return;
+    }
+    const wf_header header = results[0].source;
+    for (size_t i = 1; i < count; i++) results[i].source = header;
+
+    /* 2. Every target in the stored orientation; the largest decides the DCT scale and is resampled
+     *    straight from the decoder, the others from it (one decode for the whole set). */
+    uint32_t *widths = calloc(count, sizeof *widths), *heights = calloc(count, sizeof *heights);
+    size_t primary = 0;
+    for (size_t i = 0; i < count && widths && heights; i++) {
+        target_size(&header, &r[i], &widths[i], &heights[i]);
+        if ((uint64_t)widths[i] * heights[i] > (uint64_t)widths[primary] * heights[primary]) primary = i;
+    }
+    uint32_t denominator = 1;
+    resampling_sink sink = {0};
+    wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
+    uint8_t *image = NULL;
+    if (!widths || !heights) {
+        wf_outcome_fail(&outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
+    } else {
+        denominator = header.format == WF_FORMAT_JPEG ? dct_scale(header.width, header.height, widths[primary], heights[primary]) : 1;
+        sink.expected_width = (header.width + denominator - 1) / denominator;
+        sink.expected_height = (header.height + denominator - 1) / denominator;
+        sink.out_width = widths[primary];
+        sink.out_height = heights[primary];
+        wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
+        wf_decode_options options = {.scale_denom = denominator, .max_scans = r[0].max_scans,
+                                     .max_memory = r[0].max_memory, .want_icc = 1};
+        decode_file(source, header.format, &options, &callbacks, &outcome);
+        if (outcome.status == WF_DERIVE_OK) {
+            image = wf_resampler_take_output(&sink.resampler);
+            if (!image) wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
+        }
+    }
+    for (size_t i = 0; i < count; i++) results[i].warnings = outcome.warnings;
+    if (outcome.status != WF_DERIVE_OK) {
+        for (size_t i = 0; i < count; i++) fail(&results[i], outcome.status, "%s", outcome.message);
+        goto done;
+    }
+
+    /* 3. Alpha only where it is used (decided once, on the largest), then each output upright. */
+    int channels = sink.channels;
+    size_t pixels = (size_t)widths[primary] * heights[primary];
+    int has_alpha = channels == 2 || channels == 4;
+    if (has_alpha && all_opaque(image, pixels, channels)) {
+        drop_alpha(image, pixels, channels);
+        channels--;
+        has_alpha = 0;
+    }
+    for (size_t i = 0; i < count; i++) {
+        results[i].scale_denom = (int32_t)denominator;
+        if (i == primary) {
+            emit(image, widths[i], heights[i], channels, has_alpha, &r[i], outputs[i], &outcome, &results[i]);
+            continue;
+        }
+        uint8_t *smaller = resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i]);
+        if (!smaller) {
+            fail(&results[i], WF_DERIVE_ERR_LIMIT, "out of memory");
+            continue;
+        }
+        emit(smaller, widths[i], heights[i], channels, has_alpha, &r[i], outputs[i], &outcome, &results[i]);
+        free(smaller);
+    }
 
 done:
-    if (upright != image) free(upright);
     free(image);
     free(outcome.icc);
+    free(widths);
+    free(heights);
+    free(r);
     if (sink.began) wf_resampler_free(&sink.resampler);
 }
 

@@ -1,10 +1,8 @@
 /*
  * Internal: the libjpeg plumbing every JPEG path needs, in one place. A setjmp error manager that never
  * prints or exits, and a source manager over a wf_stream (block reads, seeking skips, a fake EOI and
- * JWRN_JPEG_EOF at the end of the data, as libjpeg's own sources do).
- *
- * jpeg_header.c predates this file and still carries its own copies of the same pattern; it can switch
- * to these without any change in behaviour.
+ * JWRN_JPEG_EOF at the end of the data, as libjpeg's own sources do). Used by the header reader and
+ * the decoder alike.
  */
 #ifndef WF_JPEG_SUPPORT_H
 #define WF_JPEG_SUPPORT_H

@@ -126,6 +126,14 @@ typedef struct {
  */
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out);
 
+/*
+ * Several derived images of one source from ONE decode: the largest target is decoded (at its DCT scale)
+ * and resampled from the decoder; the smaller ones are resampled from it. `results[i]` says what became
+ * of `outputs[i]`. The decoder limits (pixels, scans, memory) are taken from requests[0].
+ */
+void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
+                   wf_derive_result *results);
+
 /* For tests: a whole image decoded as stored (no scaling, no orientation), JPEG or PNG, 8 bits a sample,
  * 1-4 channels as the file has them (palette and tRNS expanded). Free with wf_image_free. */
 typedef struct {

@@ -1,4 +1,9 @@
 import CImageIO
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Makes derived images (thumbnails) through CImageIO's `wf_derive`: JPEG decoded at a DCT scale, PNG in
 /// full, Lanczos-3 resampling, the EXIF orientation applied to the pixels, the ICC profile kept and every
@@ -14,9 +19,35 @@ public struct Thumbnailer: Sendable {
         try Self.check(request, into: &raw)
         var result = wf_derive_result()
         wf_derive(source, output, &raw, &result)
-        guard result.status == WF_DERIVE_OK else { throw Self.error(from: result, source: source, request: request) }
+        return try Self.image(from: result, source: source, request: request).get()
+    }
+
+    /// Several derived images of one photo from one decode: the largest is resampled from the decoder,
+    /// the others from it. Each output succeeds or fails on its own (a bad request fails them all).
+    public func make(from source: String, outputs: [(path: String, request: ThumbnailRequest)]) -> [Result<DerivedImage, DeriveError>] {
+        var requests = [wf_derive_request](repeating: wf_derive_request(), count: outputs.count)
+        for (index, output) in outputs.enumerated() {
+            do {
+                try Self.check(output.request, into: &requests[index])
+            } catch {
+                return outputs.map { _ in .failure(error) }
+            }
+        }
+        var results = [wf_derive_result](repeating: wf_derive_result(), count: outputs.count)
+        // C strings that live for the whole call.
+        let paths = outputs.map { strdup($0.path) }
+        defer { paths.forEach { free($0) } }
+        let constPaths = paths.map { UnsafePointer<CChar>($0) }
+        constPaths.withUnsafeBufferPointer { pathPointers in
+            wf_derive_set(source, requests, pathPointers.baseAddress, outputs.count, &results)
+        }
+        return zip(results, outputs).map { Self.image(from: $0, source: source, request: $1.request) }
+    }
+
+    private static func image(from result: wf_derive_result, source: String, request: ThumbnailRequest) -> Result<DerivedImage, DeriveError> {
+        guard result.status == WF_DERIVE_OK else { return .failure(error(from: result, source: source, request: request)) }
         let header = result.source
-        return DerivedImage(
+        return .success(DerivedImage(
             format: result.output_format == WF_FORMAT_PNG ? .png : .jpeg,
             width: Int(result.width),
             height: Int(result.height),
@@ -33,10 +64,9 @@ public struct Thumbnailer: Sendable {
             dctScale: Int(result.scale_denom),
             colorProfileLength: Int(result.icc_length),
             warnings: Int(result.warnings)
-        )
+        ))
     }
 
-    /// Swift's integers into C's, refusing what would not fit instead of trapping.
     private static func check(_ request: ThumbnailRequest, into raw: inout wf_derive_request) throws(DeriveError) {
         func dimension(_ value: Int?, _ name: String) throws(DeriveError) -> UInt32 {
             guard let value else { return 0 }

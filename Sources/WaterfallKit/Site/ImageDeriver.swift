@@ -21,51 +21,68 @@ struct ImageDeriver: Sendable {
         var kept: Int
     }
 
+    /// One photo's missing derived images: made from one decode.
     private struct Job: Sendable {
         var photo: Int
-        var derivation: Derivation
-        var staged: String
+        var derivations: [Derivation]
+        var staged: [String]
     }
 
     func derive(_ photos: [Photo], cache: BuildCache, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
         var files = [[DerivedFile]](repeating: [], count: photos.count)
+        var keptFiles = [[String: DerivedFile]](repeating: [:], count: photos.count)
         var planned: [Job] = []
         for (index, photo) in photos.enumerated() {
             let cached = cache.entries[photo.name].flatMap { $0.size == photo.status.size && $0.modified == photo.status.modified ? $0 : nil }
-            for derivation in sizes.derivations(for: photo.header, quality: quality, maxPixels: maxPixels) {
-                if let kept = cached?.derived[derivation.label], kept.key == derivation.key,
-                   FileStatus(path: SiteWriter.join(output, kept.path)) != nil {
-                    files[index].append(DerivedFile(label: derivation.label, role: derivation.role, key: kept.key,
-                                                    path: kept.path, width: kept.width, height: kept.height, staged: nil))
-                } else {
-                    let staged = SiteWriter.join(output, "\(Self.stagingFolder)/\(planned.count)")
-                    planned.append(Job(photo: index, derivation: derivation, staged: staged))
+            let set = sizes.derivations(for: photo.header, quality: quality, maxPixels: maxPixels)
+            var kept: [String: DerivedFile] = [:]
+            for derivation in set {
+                if let file = cached?.derived[derivation.label], file.key == derivation.key,
+                   FileStatus(path: SiteWriter.join(output, file.path)) != nil {
+                    kept[derivation.label] = DerivedFile(label: derivation.label, role: derivation.role, key: file.key,
+                                                         path: file.path, width: file.width, height: file.height, staged: nil)
                 }
             }
+            keptFiles[index] = kept
+            guard kept.count < set.count else { continue }
+            // Something is missing: the whole set is made again from one decode (what is still there comes out
+            // byte for byte the same, and is kept as it is).
+            planned.append(Job(photo: index, derivations: set,
+                               staged: set.indices.map { SiteWriter.join(output, "\(Self.stagingFolder)/\(index)-\($0)") }))
         }
 
+        let remade = Set(planned.map(\.photo))
+        for (index, kept) in keptFiles.enumerated() where !remade.contains(index) {
+            files[index] = Array(kept.values)
+        }
         let jobs = planned
-        observe(.deriving(done: 0, total: jobs.count))
+        let total = jobs.reduce(0) { $0 + $1.derivations.count }
+        observe(.deriving(done: 0, total: total))
         let done = Atomic<Int>(0)
         let thumbnailer = Thumbnailer()
-        let results = jobs.parallelMap(jobs: self.jobs) { job -> Result<DerivedImage, DeriveError> in
-            defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: jobs.count)) }
-            return Result { () throws(DeriveError) in
-                try thumbnailer.make(from: photos[job.photo].source, to: job.staged, request: job.derivation.request)
-            }
+        let results = jobs.parallelMap(jobs: self.jobs) { job -> [Result<DerivedImage, DeriveError>] in
+            defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
+            let outputs = zip(job.staged, job.derivations).map { (path: $0, request: $1.request) }
+            return thumbnailer.make(from: photos[job.photo].source, outputs: outputs)
         }
 
         var failures = [String?](repeating: nil, count: photos.count)
-        for (job, result) in zip(jobs, results) {
-            switch result {
-            case .success(let image):
-                let name = photos[job.photo].name
-                files[job.photo].append(DerivedFile(
-                    label: job.derivation.label, role: job.derivation.role, key: job.derivation.key,
-                    path: Derivation.path(label: job.derivation.label, name: name, format: image.format),
-                    width: image.width, height: image.height, staged: job.staged))
-            case .failure(let error):
-                failures[job.photo] = failures[job.photo] ?? error.reason
+        for (job, outcomes) in zip(jobs, results) {
+            for (derivation, (staged, result)) in zip(job.derivations, zip(job.staged, outcomes)) {
+                if let kept = keptFiles[job.photo][derivation.label] {
+                    files[job.photo].append(kept)
+                    continue
+                }
+                switch result {
+                case .success(let image):
+                    let name = photos[job.photo].name
+                    files[job.photo].append(DerivedFile(
+                        label: derivation.label, role: derivation.role, key: derivation.key,
+                        path: Derivation.path(label: derivation.label, name: name, format: image.format),
+                        width: image.width, height: image.height, staged: staged))
+                case .failure(let error):
+                    failures[job.photo] = failures[job.photo] ?? error.reason
+                }
             }
         }
 

@@ -56,6 +56,13 @@ struct ImageSizes: Sendable, Equatable {
         derivations.append(Derivation(label: "view", role: .view,
                                       request: ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, quality: quality,
                                                                 maxPixels: maxPixels)))
+        // All of a photo's images come from one decode: the largest is resampled from the decoder, the others
+        // from it (wf_derive_set). So the others' bytes depend on the largest's box too: it is in their key.
+        let areas = derivations.map { $0.fittedSize(display: header).area }
+        let primary = areas.firstIndex(of: areas.max()!)!
+        for index in derivations.indices where index != primary {
+            derivations[index].madeFrom = derivations[primary].ownKey
+        }
         return derivations
     }
 }
@@ -67,14 +74,37 @@ struct Derivation: Sendable, Equatable {
     var label: String
     var role: Role
     var request: ThumbnailRequest
+    /// The key of the larger image of the same set this one is resampled from; nil for the largest.
+    var madeFrom: String?
 
     /// Everything that changes the output's bytes. A cached file made with another key is made again.
-    var key: String {
+    var key: String { ownKey + (madeFrom.map { " from " + $0 } ?? "") }
+
+    var ownKey: String {
         "\(Derivation.formatVersion)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)|q\(request.quality)|\(request.forcePNG)"
     }
 
     /// Bump when the derivation code changes its output for the same request.
-    static let formatVersion = "derive-1"
+    static let formatVersion = "derive-2"
+
+    /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
+    func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {
+        let width = header.width, height = header.height
+        var widthLimits = request.maxWidth.map { $0 < width } ?? false
+        var heightLimits = request.maxHeight.map { $0 < height } ?? false
+        if widthLimits && heightLimits {
+            if request.maxWidth! * height <= request.maxHeight! * width { heightLimits = false } else { widthLimits = false }
+        }
+        if widthLimits {
+            let scaled = max(1, (height * request.maxWidth! + width / 2) / width)
+            return (request.maxWidth!, scaled, request.maxWidth! * scaled)
+        }
+        if heightLimits {
+            let scaled = max(1, (width * request.maxHeight! + height / 2) / height)
+            return (scaled, request.maxHeight!, scaled * request.maxHeight!)
+        }
+        return (width, height, width * height)
+    }
 
     /// `images/500/coffee.jpg`.
     static func path(label: String, name: String, format: ImageFormat) -> String {

@@ -178,3 +178,23 @@ struct ResizeCommandTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 }
+
+struct IncrementalDeterminismTests {
+    /// An incremental build after a settings change writes exactly what a clean build with the new settings
+    /// writes: images kept from before are the ones a clean build would make, byte for byte.
+    @Test func anIncrementalBuildEqualsACleanOne() throws {
+        let input = try TemporaryFolder(), incremental = try TemporaryFolder(), clean = try TemporaryFolder()
+        for name in try Fixtures.files(in: "gallery") where name.hasSuffix(".jpg") || name.hasSuffix(".png") {
+            try input.copy(BuildCommandTests.gallery + "/" + name, as: name)
+        }
+        _ = try WaterfallProcess.run(["build", input.path, "-o", incremental.path, "--quiet"])
+        try input.write("waterfall.json", Array(#"{"tileWidth": 240}"#.utf8))
+        _ = try WaterfallProcess.run(["build", input.path, "-o", incremental.path, "--quiet"])
+        _ = try WaterfallProcess.run(["build", input.path, "-o", clean.path, "--quiet"])
+        let files = try FileManager.default.subpathsOfDirectory(atPath: clean.path).filter { !$0.hasPrefix(".waterfall") }.sorted()
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: incremental.path).filter { !$0.hasPrefix(".waterfall") }.sorted() == files)
+        for file in files where !FolderWalker.isDirectory(clean.path + "/" + file) {
+            #expect(try Fixtures.bytes(incremental.path + "/" + file) == Fixtures.bytes(clean.path + "/" + file), "\(file)")
+        }
+    }
+}

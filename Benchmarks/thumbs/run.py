@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""`make bench-thumbs`: derived-image throughput against vipsthumbnail, ImageMagick and sigal, measured in
+one run on the same files with a warm page cache. Prints figures and ratios; asserts nothing.
+
+    run.py WATERFALL DATA_DIR WORK_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+WIDTH, QUALITY = 800, 82
+
+
+def timed(command, **kwargs):
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
+    return time.perf_counter() - start
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def sigal_config(work, data, site):
+    path = os.path.join(work, "sigal.conf.py")
+    with open(path, "w") as f:
+        f.write(f"""source = {data!r}
+destination = {site!r}
+img_size = (2048, 2048)
+thumb_size = (1000, 1000)
+thumb_fit = False
+jpg_options = {{'quality': {QUALITY}, 'optimize': True}}
+copy_exif_data = False
+autorotate_images = True
+keep_orig = False
+""")
+    return path
+
+
+def main():
+    waterfall, data, work = (os.path.abspath(p) for p in sys.argv[1:4])
+    files = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".jpg"))
+    n = len(files)
+    for path in files:  # warm the page cache
+        with open(path, "rb") as f:
+            f.read()
+    cores = os.cpu_count()
+    rows = []
+
+    out = fresh(os.path.join(work, "waterfall"))
+    rows.append(("waterfall resize (all cores)", timed([waterfall, "resize", *files, "-o", out, "--width", str(WIDTH),
+                                                        "--quality", str(QUALITY)])))
+    out = fresh(os.path.join(work, "waterfall-1"))
+    rows.append(("waterfall resize --jobs 1", timed([waterfall, "resize", *files, "-o", out, "--width", str(WIDTH),
+                                                     "--quality", str(QUALITY), "--jobs", "1"])))
+    out = fresh(os.path.join(work, "vips"))
+    rows.append(("vipsthumbnail (one process, its own threads)",
+                 timed(["vipsthumbnail", *files, "-s", f"{WIDTH}x100000", "-o", os.path.join(out, f"%s.jpg[Q={QUALITY},strip]")])))
+    out = fresh(os.path.join(work, "vips-p"))
+    rows.append((f"vipsthumbnail, {cores} processes (xargs -P)",
+                 timed(["sh", "-c", f'printf "%s\\n" "$@" | xargs -P {cores} -n 10 vipsthumbnail -s {WIDTH}x100000 '
+                        f'-o "{out}/%s.jpg[Q={QUALITY},strip]"', "sh", *files])))
+    out = fresh(os.path.join(work, "magick"))
+    rows.append((f"ImageMagick convert -thumbnail, {cores} processes",
+                 timed(["sh", "-c", f'printf "%s\\n" "$@" | xargs -P {cores} -I{{}} sh -c \'/usr/bin/convert -define '
+                        f'jpeg:size={2 * WIDTH}x{2 * WIDTH} "$1" -auto-orient -thumbnail {WIDTH}x -strip -quality {QUALITY} '
+                        f'"{out}/$(basename "$1")"\' _ {{}}', "sh", *files])))
+
+    print(f"\nOne {WIDTH}-px-wide JPEG (quality {QUALITY}) from each of {n} camera-like 12-megapixel JPEGs "
+          f"({cores} cores, warm cache):\n")
+    base = rows[0][1]
+    print(f"  {'command':<48} {'time':>8} {'images/s':>9} {'waterfall is':>13}")
+    for name, seconds in rows:
+        print(f"  {name:<48} {seconds:7.2f}s {n / seconds:9.1f} {seconds / base:11.2f}×")
+
+    site = fresh(os.path.join(work, "site"))
+    build = timed([waterfall, "build", data, "-o", site, "--quiet"])
+    rebuild = timed([waterfall, "build", data, "-o", site, "--quiet"])
+    sigal_site = fresh(os.path.join(work, "sigal-site"))
+    sigal = os.path.join(os.path.dirname(sys.executable), "sigal")
+    conf = sigal_config(work, data, sigal_site)
+    sigal_time = timed([sigal, "build", "-c", conf, "-n", str(cores)])
+    sigal_again = timed([sigal, "build", "-c", conf, "-n", str(cores)])
+    print(f"\nWhole gallery from the same {n} photos (Waterfall: tile images of 500 and 1000 px and a 2048-px view "
+          f"image each; sigal 2.5: a 1000-px thumbnail and a 2048-px image each; both quality {QUALITY}, all cores):\n")
+    print(f"  {'waterfall build':<48} {build:7.2f}s {n / build:9.1f} photos/s")
+    print(f"  {'sigal build':<48} {sigal_time:7.2f}s {n / sigal_time:9.1f} photos/s   waterfall is "
+          f"{sigal_time / build:.1f}× faster")
+    print(f"  {'waterfall build, nothing changed':<48} {rebuild:7.3f}s")
+    print(f"  {'sigal build, nothing changed':<48} {sigal_again:7.3f}s")
+
+
+if __name__ == "__main__":
+    main()
