@@ -137,7 +137,15 @@ uint8_t *wf_resampler_row(wf_resampler *r) {
 
 /* ---- the two passes ---- */
 
-static void vertical_bytes(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
+/* The hot loops are built twice on x86-64 Linux, for AVX2 (eight floats a step) and for the baseline, and
+ * the loader picks one for the machine: the same binary runs everywhere and uses what it finds. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__clang__)
+#define WF_HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define WF_HOT
+#endif
+
+WF_HOT static void vertical_bytes(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
     size_t n = (size_t)r->in_width * (size_t)r->channels;
     uint32_t count = t->count;
 #define RING_ROW(k) (r->ring_bytes + (size_t)((t->start + (k)) % r->slots) * n)
@@ -158,7 +166,7 @@ static void vertical_bytes(const wf_resampler *r, const wf_taps *t, const float 
 #undef RING_ROW
 }
 
-static void vertical_floats(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
+WF_HOT static void vertical_floats(const wf_resampler *r, const wf_taps *t, const float *w, float *restrict column) {
     size_t n = (size_t)r->in_width * (size_t)r->channels;
 #define RING_ROW(k) (r->ring_floats + (size_t)((t->start + (k)) % r->slots) * n)
     const float *restrict s0 = RING_ROW(0);
@@ -172,7 +180,7 @@ static void vertical_floats(const wf_resampler *r, const wf_taps *t, const float
 #undef RING_ROW
 }
 
-static void horizontal(const wf_resampler *r, const float *restrict column, float *restrict line) {
+WF_HOT static void horizontal(const wf_resampler *r, const float *restrict column, float *restrict line) {
     const int c = r->channels;
     if (c == 1) {
         for (uint32_t x = 0; x < r->out_width; x++) {
