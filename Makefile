@@ -60,7 +60,7 @@ sanitize: deps
 	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
-		$(FIXTURES)/thumbnails/*.png SampleGallery/*.jpg SampleGallery/*.png
+		$(FIXTURES)/thumbnails/*.png $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz

@@ -206,12 +206,39 @@ def build_exif(name, key, opts):
     return exif
 
 
+# Sub-albums, to show nested albums: file-name prefix -> album folder.
+ALBUMS = {"hubble-": "Space/Hubble", "astronaut": "Space", "rocket-": "Space"}
+
+# Sidecar captions (NAME.txt beside the photo: the first line is the title, the rest the description).
+CAPTIONS = {
+    "coffee-cup.jpg": "Morning coffee\nAn espresso cup on its saucer, from scikit-image's coffee sample (CC0).",
+    "chelsea-the-cat.jpg": "Chelsea\nThe cat of scikit-image's sample data (CC0).",
+    "Space/rocket-launch.jpg": "Falcon 9 on the pad\nA SpaceX launch photo (public domain).",
+    "Space/Hubble/hubble-deep-field.jpg": "Hubble Deep Field\nThousands of galaxies in a speck of sky.",
+}
+
+ALBUM_SETTINGS = {
+    "Space": {"title": "Space", "description": "Astronauts, rockets and the deep sky: NASA and SpaceX, public domain.",
+              "cover": "rocket-launch.jpg"},
+    "Space/Hubble": {"title": "Hubble", "sort": "name"},
+}
+
+
+def album_path(name):
+    """The photo's path in the gallery: in its sub-album's folder, if it has one."""
+    for prefix, folder in ALBUMS.items():
+        if name.startswith(prefix):
+            return folder + "/" + name
+    return name
+
+
 def write(out, name, key, box, opts):
     upright = source_image(key).crop(box)
     w, h = upright.size
     sw, sh = source_image(key).size
     assert 0 <= box[0] < box[2] <= sw and 0 <= box[1] < box[3] <= sh, (name, box, (sw, sh))
-    path = os.path.join(out, name)
+    path = os.path.join(out, album_path(name))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     if name.endswith(".png"):
         assert not opts.get("orientation"), name
         img = upright
@@ -278,7 +305,7 @@ def credits_text():
     lines = [CREDITS_HEAD.format(skv=skimage.__version__, pilv=Image.__version__)]
     for name, key, box, opts in PHOTOS:
         s = SOURCES[key]
-        lines.append(name)
+        lines.append(album_path(name))
         lines.append(f"  Shows:   {s['shows']}" + (f" ({opts['what']})" if opts.get("what") else "") + ".")
         lines.append(f"  Source:  scikit-image, skimage.data.{s['load'].__name__}() (skimage/data/{s['file']}); "
                      f"originally from {s['origin']}.")
@@ -296,7 +323,7 @@ def mean_abs_diff(a, b):
 
 def check(out, name, upright, opts):
     """Reads the file back as a viewer would and compares it with the upright crop."""
-    path = os.path.join(out, name)
+    path = os.path.join(out, album_path(name))
     with Image.open(path) as img:
         img.load()
         fmt, mode = img.format, img.mode
@@ -333,7 +360,7 @@ def main():
     for name, key, box, opts in PHOTOS:
         upright = write(args.out, name, key, box, opts)
         fmt, mode, tag, mad = check(args.out, name, upright, opts)
-        size = os.path.getsize(os.path.join(args.out, name))
+        size = os.path.getsize(os.path.join(args.out, album_path(name)))
         print(f"{name:30} {fmt:4} {mode:4} orientation={tag!s:4} display={upright.size[0]}x{upright.size[1]:<5} "
               f"{size:>8} B  mean|diff|={mad:.2f}")
     with open(os.path.join(args.out, "CREDITS"), "w", encoding="utf-8") as f:
@@ -343,8 +370,17 @@ def main():
                    "description": "Photos from scikit-image's sample data: public domain and CC0. See CREDITS."},
                   f, indent=2, ensure_ascii=False)
         f.write("\n")
-    made = set(names) | {"CREDITS", "waterfall.json"}
-    extra = sorted(set(os.listdir(args.out)) - made)
+    for name, text in CAPTIONS.items():
+        with open(os.path.join(args.out, os.path.splitext(name)[0] + ".txt"), "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    for folder, settings in ALBUM_SETTINGS.items():
+        with open(os.path.join(args.out, folder, "waterfall.json"), "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+    made = {album_path(n) for n in names} | {"CREDITS", "waterfall.json"}
+    made |= {os.path.splitext(n)[0] + ".txt" for n in CAPTIONS} | {f + "/waterfall.json" for f in ALBUM_SETTINGS}
+    present = {os.path.relpath(os.path.join(d, f), args.out) for d, _, fs in os.walk(args.out) for f in fs}
+    extra = sorted(present - made)
     if extra:
         print("not made by this script (left alone):", ", ".join(extra), file=sys.stderr)
     total = sum(os.path.getsize(os.path.join(args.out, n)) for n in made)

@@ -139,8 +139,8 @@ def main():
     # Photos and boxes chosen so that the JPEG side decodes at 1/2 or 1/4 scale.
     quality = [
         ("SampleGallery/retina-fundus.jpg", 300),        # progressive, 1411², 1/2
-        ("SampleGallery/hubble-deep-field.jpg", 240),    # 1000×872, 1/2
-        ("SampleGallery/astronaut.jpg", 120),            # 512², 1/2
+        ("SampleGallery/Space/Hubble/hubble-deep-field.jpg", 240),    # 1000×872, 1/2
+        ("SampleGallery/Space/astronaut.jpg", 120),            # 512², 1/2
         ("SampleGallery/chelsea-the-cat.jpg", 100),      # 451×300, 1/2
         ("SampleGallery/coffee-cup.jpg", 150),           # orientation 3
         ("SampleGallery/brick-wall.jpg", 100),           # gray, orientation 7

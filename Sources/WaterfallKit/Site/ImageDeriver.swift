@@ -75,10 +75,10 @@ struct ImageDeriver: Sendable {
                 }
                 switch result {
                 case .success(let image):
-                    let name = photos[job.photo].name
+                    let photo = photos[job.photo]
                     files[job.photo].append(DerivedFile(
                         label: derivation.label, role: derivation.role, key: derivation.key,
-                        path: Derivation.path(label: derivation.label, name: name, format: image.format),
+                        path: SitePath.join(photo.album, Derivation.path(label: derivation.label, name: photo.fileName, format: image.format)),
                         width: image.width, height: image.height, staged: staged))
                 case .failure(let error):
                     failures[job.photo] = failures[job.photo] ?? error.reason

@@ -3,13 +3,32 @@
 struct Photo: Sendable {
     /// The source file.
     var source: String
-    /// Its file name in the input folder.
+    /// Its path relative to the input folder (`Trips/Rome/IMG_2.jpg`): unique, and the cache's key.
     var name: String
     var header: ImageHeader
     var status: FileStatus
+    /// A caption (from a sidecar text file, or the photo's own description), if any.
+    var caption: Caption?
+    /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
+    var taken: Int? = nil
 
-    /// Where the original goes when originals are published.
-    var originalPath: String { "originals/" + name }
+    /// The album folder it belongs to, relative to the input ("" for the top).
+    var album: String {
+        guard let slash = name.lastIndex(of: "/") else { return "" }
+        return String(name[..<slash])
+    }
+
+    /// Its file name.
+    var fileName: String {
+        guard let slash = name.lastIndex(of: "/") else { return name }
+        return String(name[name.index(after: slash)...])
+    }
+
+    /// Where the original goes when originals are published: `ALBUM/originals/NAME`.
+    var originalPath: String { SitePath.join(album, "originals/" + fileName) }
+
+    /// The text a tile and an `alt` attribute use: the caption's title, else a readable form of the file name.
+    var label: String { caption?.title ?? Self.readableName(fileName) }
 
     /// Alt text from a file name, for photos without a caption: `coffee-cup_2.jpg` reads "coffee cup 2".
     static func readableName(_ fileName: String) -> String {
@@ -29,6 +48,26 @@ struct Photo: Sendable {
     static func looksLikePhoto(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(of: ".") else { return false }
         return extensions.contains(fileName[fileName.index(after: dot)...].lowercased())
+    }
+}
+
+/// A photo's caption: the first line of its sidecar text file (or its embedded description) and the rest.
+struct Caption: Sendable, Equatable {
+    var title: String
+    var description: String?
+
+    /// First line the title, the rest (trimmed) the description; nil for a file with no text.
+    init?(text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmed }
+        guard let first = lines.firstIndex(where: { !$0.isEmpty }) else { return nil }
+        title = lines[first]
+        let rest = lines[(first + 1)...].joined(separator: "\n").trimmed
+        description = rest.isEmpty ? nil : rest
+    }
+
+    init(title: String, description: String? = nil) {
+        self.title = title
+        self.description = description
     }
 }
 
@@ -52,4 +91,13 @@ struct DerivedFile: Sendable, Equatable {
     var width: Int
     var height: Int
     var staged: String?
+}
+
+extension String {
+    /// Without leading and trailing white space (spaces, tabs, line breaks, a byte-order mark).
+    var trimmed: String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
 }

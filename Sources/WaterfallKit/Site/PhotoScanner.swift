@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Finds the photos directly in the input folder and reads their headers, in parallel; a photo whose
-/// size and time stamp match the cache is not read again.
+/// Finds the photos under the input folder (every sub-folder is an album), their captions and the albums'
+/// own settings, and reads the headers in parallel; a photo whose size and time stamp match the cache is
+/// not read again.
 struct PhotoScanner: Sendable {
     var input: String
     /// Folders never scanned (the output, when it sits inside the input).
@@ -9,48 +10,87 @@ struct PhotoScanner: Sendable {
     var reader: HeaderReader
     var jobs: Int
 
-    func scan(cache: BuildCache, observe: @escaping @Sendable (BuildEvent) -> Void) -> (photos: [Photo], skipped: [(path: String, reason: String)]) {
-        let entries = FolderWalker(recursive: false, excluding: excluding).files(under: input).filter { entry in
-            guard case .file(let path) = entry else { return true }  // an unlistable folder is reported
-            return Photo.looksLikePhoto(String(path.split(separator: "/").last ?? ""))
-        }
-        observe(.reading(total: entries.count))
+    struct Result {
+        var photos: [Photo]
+        var skipped: [(path: String, reason: String)]
+        /// Each sub-folder's `waterfall.json`, by album folder (relative to the input).
+        var albumSettings: [String: String]
+    }
+
+    /// Sidecar captions larger than this are not captions.
+    static let maximumCaptionBytes = 64 * 1024
+
+    func scan(cache: BuildCache, observe: @escaping @Sendable (BuildEvent) -> Void) -> Result {
         let prefix = FolderWalker.join(input, "").count
+        var found: [FolderWalker.Entry] = []
+        var sidecars = Set<String>()
+        var albumSettings: [String: String] = [:]
+        for entry in FolderWalker(recursive: true, excluding: excluding).files(under: input) {
+            guard case .file(let path) = entry else {
+                found.append(entry)  // an unlistable folder is reported
+                continue
+            }
+            let relative = String(path.dropFirst(prefix))
+            let fileName = String(relative.split(separator: "/").last ?? "")
+            if Photo.looksLikePhoto(fileName) {
+                found.append(entry)
+            } else if fileName.lowercased().hasSuffix(".txt") {
+                sidecars.insert(relative)
+            } else if fileName == "waterfall.json" && relative.contains("/") {
+                albumSettings[SitePath.folder(of: relative)] = path
+            }
+        }
+        let entries = found, texts = sidecars
+        observe(.reading(total: entries.count))
         let done = Atomic<Int>(0)
-        let reader = self.reader
-        let results = entries.parallelMap(jobs: jobs) { entry -> Result<Photo, ImageReadError> in
+        let reader = self.reader, input = self.input
+        let results = entries.parallelMap(jobs: jobs) { entry -> Swift.Result<Photo, ImageReadError> in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
-            let name = String(entry.path.dropFirst(prefix))
             let path: String
             switch entry {
             case .file(let file): path = file
             case .unreadable(_, let reason): return .failure(ImageReadError(.io, reason))
             }
+            let name = String(path.dropFirst(prefix))
             // No status means the file cannot be opened either: let the reader say why in its words.
             guard let status = FileStatus(path: path) else {
                 return .failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read"))
             }
+            let caption = Self.sidecarCaption(for: name, texts: texts, input: input)
             if let cached = cache.entries[name], cached.size == status.size, cached.modified == status.modified,
                cached.header.pixelCount <= reader.maxPixels {
-                return .success(Photo(source: path, name: name, header: cached.header, status: status))
+                return .success(Photo(source: path, name: name, header: cached.header, status: status, caption: caption))
             }
-            return reader.read(path: path).map { Photo(source: path, name: name, header: $0, status: status) }
+            return reader.read(path: path).map { Photo(source: path, name: name, header: $0, status: status, caption: caption) }
         }
-        var photos: [Photo] = []
-        var skipped: [(path: String, reason: String)] = []
+        var scanned = Result(photos: [], skipped: [], albumSettings: albumSettings)
         for (entry, result) in zip(entries, results) {
             switch result {
-            case .success(let photo): photos.append(photo)
+            case .success(let photo): scanned.photos.append(photo)
             case .failure(let error):
-                skipped.append((entry.path, error.reason))
+                scanned.skipped.append((entry.path, error.reason))
                 observe(.skipped(path: entry.path, reason: error.reason))
             }
         }
-        return (photos, skipped)
+        return scanned
+    }
+
+    /// `NAME.txt` beside the photo, where NAME is the photo's file name with or without its extension
+    /// (`IMG_2.jpg.txt` or `IMG_2.txt`; the first wins).
+    static func sidecarCaption(for name: String, texts: Set<String>, input: String) -> Caption? {
+        var stem = name
+        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { stem = String(name[..<dot]) }
+        for candidate in [name + ".txt", stem + ".txt", stem + ".TXT"] where texts.contains(candidate) {
+            let path = FolderWalker.join(input, candidate)
+            guard let status = FileStatus(path: path), status.size <= maximumCaptionBytes,
+                  let bytes = SiteWriter.contents(of: path) else { return nil }
+            return Caption(text: String(decoding: bytes, as: UTF8.self))
+        }
+        return nil
     }
 }
 
-extension Result {
+extension Swift.Result {
     var failureValue: Failure? {
         if case .failure(let error) = self { return error }
         return nil

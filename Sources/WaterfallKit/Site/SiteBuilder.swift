@@ -25,9 +25,10 @@ public struct SiteBuilder: Sendable {
         let scanner = PhotoScanner(input: options.input,
                                    excluding: FileIdentity(path: options.output).map { [$0] } ?? [],
                                    reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs)
-        var (photos, skipped) = scanner.scan(cache: cache, observe: observe)
+        let scanned = scanner.scan(cache: cache, observe: observe)
+        var skipped = scanned.skipped
         try failIfStrict(skipped)
-        if configuration.reverse { photos.reverse() }
+        let albumSettings = try loadAlbumSettings(scanned.albumSettings)
 
         let sizes = ImageSizes(configuration: configuration)
         let staging = SiteWriter.join(options.output, ImageDeriver.stagingFolder)
@@ -35,14 +36,15 @@ public struct SiteBuilder: Sendable {
         defer { Self.removeFolder(staging) }
         let deriver = ImageDeriver(output: options.output, sizes: sizes, quality: configuration.quality,
                                    maxPixels: configuration.maxPixels, jobs: options.jobs)
-        let derived = deriver.derive(photos, cache: cache, observe: observe)
+        let derived = deriver.derive(scanned.photos, cache: cache, observe: observe)
         skipped += derived.skipped
         try failIfStrict(skipped)
         if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
 
-        let page = try GalleryPage(title: configuration.title ?? Self.folderName(options.input),
-                                   configuration: configuration, sizes: sizes).render(derived.photos, with: templates)
-        let removed = try write(page: page, photos: derived.photos, theme: theme, originals: configuration.originals)
+        let root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
+                              settings: albumSettings)
+        let pages = try SitePages(configuration: configuration, sizes: sizes, templates: templates).render(root)
+        let removed = try write(pages: pages, photos: derived.photos, theme: theme, originals: configuration.originals)
         derived.cache.save(output: options.output)
         let elapsed = clock.now - start
         return BuildReport(photos: derived.photos.count, skipped: skipped, removed: removed,
@@ -79,6 +81,20 @@ public struct SiteBuilder: Sendable {
         return configuration
     }
 
+    /// Each album's own `waterfall.json`, by album folder.
+    private func loadAlbumSettings(_ files: [String: String]) throws(BuildError) -> [String: SiteConfiguration.AlbumSettings] {
+        var settings: [String: SiteConfiguration.AlbumSettings] = [:]
+        for (album, file) in files {
+            guard let bytes = SiteWriter.contents(of: file) else { throw BuildError("\(file): cannot read") }
+            do {
+                settings[album] = try SiteConfiguration.albumSettings(json: String(decoding: bytes, as: UTF8.self), file: file)
+            } catch {
+                throw BuildError("\(error)")
+            }
+        }
+        return settings
+    }
+
     private func loadTheme() throws(BuildError) -> (Theme, TemplateLibrary) {
         do {
             let theme = try Theme.locate(explicit: options.templates)
@@ -106,7 +122,7 @@ public struct SiteBuilder: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    private func write(page: String, photos: [PublishedPhoto], theme: Theme,
+    private func write(pages: [(path: String, html: String)], photos: [PublishedPhoto], theme: Theme,
                        originals: SiteConfiguration.OriginalsPolicy) throws(BuildError) -> [String] {
         let assets = try theme.assets().map { asset throws(BuildError) in
             guard let bytes = SiteWriter.contents(of: asset.source) else { throw BuildError("\(asset.source): cannot read") }
@@ -114,11 +130,11 @@ public struct SiteBuilder: Sendable {
         }
         let images = photos.flatMap(\.images)
         let originalPaths = originals == .none ? [] : photos.map(\.photo.originalPath)
-        let files = ["index.html"] + assets.map(\.path) + images.map(\.path) + originalPaths
+        let files = pages.map(\.path) + assets.map(\.path) + images.map(\.path) + originalPaths
         observe(.writing(files: files.count))
         do {
             var writer = try SiteWriter(output: options.output, files: files)
-            try writer.write(page, to: "index.html")
+            for page in pages { try writer.write(page.html, to: page.path) }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
             for image in images {
                 if let staged = image.staged {

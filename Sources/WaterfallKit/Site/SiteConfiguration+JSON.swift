@@ -26,7 +26,45 @@ extension SiteConfiguration {
         return result
     }
 
-    private struct Reader {
+    /// An album's `waterfall.json`: only title, description, sort, reverse and cover.
+    public static func albumSettings(json text: String, file: String) throws(FileError) -> AlbumSettings {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw FileError(file: "\(file):\(error.line):\(error.column)", message: error.message)
+        }
+        guard case .object(let members) = root else {
+            throw FileError(file: file, message: "expected an object ({ ... }) at the top level")
+        }
+        let reader = Reader(file: file)
+        var settings = AlbumSettings()
+        var probe = SiteConfiguration()
+        for (key, value) in members {
+            switch key {
+            case "title", "description", "sort", "reverse":
+                try reader.apply(key, value, to: &probe)
+                switch key {
+                case "title": settings.title = probe.title
+                case "description": settings.description = probe.description
+                case "sort": settings.sort = probe.sort
+                default: settings.reverse = probe.reverse
+                }
+            case "cover":
+                guard case .string(let name) = value else { throw FileError(file: file, message: "'cover' must be a string (a photo's file name)") }
+                settings.cover = name
+            default:
+                let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "footerText", "maxPixels",
+                             "quality", "viewSize", "tileWidth", "densities", "originals", "perPage"].contains(key)
+                throw FileError(file: file, message: known
+                    ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
+                    : "unknown key '\(key)'")
+            }
+        }
+        return settings
+    }
+
+    fileprivate struct Reader {
         let file: String
 
         func apply(_ key: String, _ value: JSONValue, to configuration: inout SiteConfiguration) throws(FileError) {
@@ -52,6 +90,7 @@ extension SiteConfiguration {
                 configuration.quality = try integer(value, key, minimum: 1)
                 guard configuration.quality <= 100 else { throw fail("'quality' must be at most 100 (got \(configuration.quality))") }
             case "viewSize": configuration.viewSize = try integer(value, key, minimum: 16)
+            case "perPage": configuration.perPage = try integer(value, key, minimum: 1)
             case "tileWidth": configuration.tileWidth = try integer(value, key, minimum: 16)
             case "densities":
                 guard case .array(let elements) = value, !elements.isEmpty else {

@@ -47,6 +47,23 @@ public struct SiteConfiguration: Sendable, Equatable {
     public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         /// Natural file-name order: `IMG_2` before `IMG_10`, case ignored.
         case name
+        /// When taken (EXIF DateTimeOriginal, else the file's modification time); ties by name.
+        case date
+    }
+
+    /// Photos per gallery page; later pages get their own URLs, linked from the footer.
+    public var perPage = 100
+
+    /// What an album's own `waterfall.json` may set (the layout and images are the top folder's).
+    public struct AlbumSettings: Sendable, Equatable {
+        public var title: String?
+        public var description: String?
+        public var sort: SortOrder?
+        public var reverse: Bool?
+        /// The file name of the photo shown on the album's tile; default: the album's first photo.
+        public var cover: String?
+
+        public init() {}
     }
 
     /// One responsive band: from `minWidth` CSS pixels of board width up to the next band's.

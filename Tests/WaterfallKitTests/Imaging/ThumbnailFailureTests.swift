@@ -23,7 +23,7 @@ struct ThumbnailFailureTests {
 
     @Test(arguments: [0.97, 0.8, 0.5])
     func photoCutShortFails(fraction: Double) throws {
-        let bytes = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/hubble-deep-field.jpg"))
+        let bytes = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/Space/Hubble/hubble-deep-field.jpg"))
         let folder = try TemporaryFolder()
         let cut = try folder.write("cut.jpg", Array(bytes.prefix(Int(Double(bytes.count) * fraction))))
         let (error, _) = try attempt(cut, .width(200))
@@ -40,7 +40,7 @@ struct ThumbnailFailureTests {
     }
 
     @Test func corruptScanDataFails() throws {
-        var bytes = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/astronaut.jpg"))
+        var bytes = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/Space/astronaut.jpg"))
         // Overwrite a stretch of entropy-coded data with a bogus marker and garbage.
         let sos = try #require(bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
         for i in (sos + 4000)..<(sos + 4400) { bytes[i] = i % 7 == 0 ? 0xFF : UInt8(truncatingIfNeeded: i &* 31) }
@@ -85,7 +85,7 @@ struct ThumbnailFailureTests {
         #expect(claim.reason == "65500×65500 is 4290.3 megapixels, over the 250-megapixel limit")
         var request = ThumbnailRequest.width(100)
         request.maxPixels = 200_000
-        let (small, _) = try attempt(Fixtures.inRepository("SampleGallery/astronaut.jpg"), request)
+        let (small, _) = try attempt(Fixtures.inRepository("SampleGallery/Space/astronaut.jpg"), request)
         #expect(small.kind == .tooLarge)
         #expect(small.reason == "512×512 is 0.3 megapixels, over the 0.2-megapixel limit")
     }
@@ -102,7 +102,7 @@ struct ThumbnailFailureTests {
     }
 
     @Test func badRequests() throws {
-        let source = Fixtures.inRepository("SampleGallery/astronaut.jpg")
+        let source = Fixtures.inRepository("SampleGallery/Space/astronaut.jpg")
         #expect(try attempt(source, ThumbnailRequest()).0.kind == .invalidRequest)
         #expect(try attempt(source, ThumbnailRequest(maxWidth: 100, quality: 0)).0.kind == .invalidRequest)
         #expect(try attempt(source, ThumbnailRequest(maxWidth: -5)).0.kind == .invalidRequest)
@@ -110,7 +110,7 @@ struct ThumbnailFailureTests {
 
     @Test func unwritableOutput() throws {
         let error = try #require(throws: DeriveError.self) {
-            try Thumbnailer().make(from: Fixtures.inRepository("SampleGallery/astronaut.jpg"),
+            try Thumbnailer().make(from: Fixtures.inRepository("SampleGallery/Space/astronaut.jpg"),
                                    to: "/nonexistent-folder/thumb.jpg", request: .width(50))
         }
         #expect(error.kind == .write)
@@ -120,7 +120,7 @@ struct ThumbnailFailureTests {
     @Test func boxes() throws {
         let folder = try TemporaryFolder()
         let output = folder.url.appendingPathComponent("t").path
-        let source = Fixtures.inRepository("SampleGallery/hubble-tall.jpg") // 290×870
+        let source = Fixtures.inRepository("SampleGallery/Space/Hubble/hubble-tall.jpg") // 290×870
         let thumbnailer = Thumbnailer()
         var made = try thumbnailer.make(from: source, to: output, request: .width(800))
         #expect(made.width == 290 && made.height == 870, "never upscaled")

@@ -77,7 +77,7 @@ struct ThumbnailMetadataTests {
     }
 
     @Test func noProfileInNoProfileOut() throws {
-        let (made, bytes, output) = try make(Fixtures.inRepository("SampleGallery/astronaut.jpg"))
+        let (made, bytes, output) = try make(Fixtures.inRepository("SampleGallery/Space/astronaut.jpg"))
         #expect(made.colorProfileLength == 0 && iccProfile(output).isEmpty)
         #expect(!jpegMarkers(bytes).contains { $0.marker == 0xE2 })
     }

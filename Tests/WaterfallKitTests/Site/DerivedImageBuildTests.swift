@@ -42,7 +42,9 @@ struct DerivedImageBuildTests {
         // The widest tile: 5 columns on a 2560 px board, (2560 − 20 − 40) / 5 = 500; 2× is 1000.
         #expect(html.contains(#"srcset="images/500/big.jpg 500w, images/1000/big.jpg 1000w""#))
         #expect(html.contains(#"srcset="images/500/small.jpg 64w""#))
-        #expect(html.contains(#"href="images/view/big.jpg""#))
+        #expect(html.contains(#"href="photos/big.jpg.html""#))
+        let photoPage = String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self)
+        #expect(photoPage.contains(#"<img src="../images/view/big.jpg" width="1200" height="1800""#))
         let view = try HeaderReader().read(path: output.path + "/images/view/big.jpg").get()
         #expect(view.width == 1200 && view.height == 1800 && view.orientation == .up)  // upright, 1800 < 2048
         let tile = try HeaderReader().read(path: output.path + "/images/1000/big.jpg").get()

@@ -1,0 +1,86 @@
+/// An album: a folder of the input with photos in it or below it. The top folder is the root album.
+struct Album: Sendable {
+    /// Its folder relative to the input ("" for the top), also its folder in the site.
+    var path: String
+    var title: String
+    var description: String?
+    /// Its own photos, in gallery order.
+    var photos: [PublishedPhoto]
+    /// Its sub-albums, in natural folder-name order.
+    var children: [Album]
+    /// The photo on the album's tile: the `cover` its settings name, else its first photo, else the first
+    /// sub-album's cover.
+    var cover: PublishedPhoto?
+    /// Photos in the album and all its sub-albums.
+    var totalPhotos: Int
+
+    /// Every album of the tree, depth first, this one first.
+    var all: [Album] { [self] + children.flatMap(\.all) }
+
+    /// Builds the album tree of `photos`, each album sorted by its own settings (or the top folder's).
+    static func tree(of photos: [PublishedPhoto], configuration: SiteConfiguration, rootTitle: String,
+                     settings: [String: SiteConfiguration.AlbumSettings]) -> Album {
+        var byAlbum: [String: [PublishedPhoto]] = [:]
+        var folders: Set<String> = [""]
+        for photo in photos {
+            byAlbum[photo.photo.album, default: []].append(photo)
+            var folder = photo.photo.album
+            while !folder.isEmpty {
+                folders.insert(folder)
+                folder = SitePath.folder(of: folder)
+            }
+        }
+        func build(_ path: String) -> Album {
+            let own = settings[path] ?? SiteConfiguration.AlbumSettings()
+            let childPaths = folders.filter { !$0.isEmpty && SitePath.folder(of: $0) == path }
+            let children = NaturalOrder.sorted(Array(childPaths), by: { $0 }).map(build)
+            let sorted = order(byAlbum[path] ?? [], by: own.sort ?? configuration.sort, reverse: own.reverse ?? configuration.reverse)
+            let cover = own.cover.flatMap { name in sorted.first { $0.photo.fileName == name } } ?? sorted.first ?? children.first?.cover
+            let folderName = String(path.split(separator: "/").last ?? "")
+            return Album(path: path,
+                         title: own.title ?? (path.isEmpty ? configuration.title ?? rootTitle : folderName),
+                         description: own.description ?? (path.isEmpty ? configuration.description : nil),
+                         photos: sorted, children: children, cover: cover,
+                         totalPhotos: sorted.count + children.reduce(0) { $0 + $1.totalPhotos })
+        }
+        return build("")
+    }
+
+    /// Name order is natural file-name order; date order is when taken (the file's time stamp when the photo
+    /// does not say), ties broken by name so the order is stable.
+    static func order(_ photos: [PublishedPhoto], by order: SiteConfiguration.SortOrder, reverse: Bool) -> [PublishedPhoto] {
+        var sorted = NaturalOrder.sorted(photos, by: { $0.photo.fileName })
+        if order == .date {
+            let rank = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.photo.name, $0) })
+            sorted.sort { a, b in
+                let (x, y) = (a.photo.dateKey, b.photo.dateKey)
+                return x != y ? x < y : rank[a.photo.name]! < rank[b.photo.name]!
+            }
+        }
+        return reverse ? sorted.reversed() : sorted
+    }
+}
+
+extension Photo {
+    /// What date order sorts by: when taken, `YYYYMMDDhhmmss`; without EXIF, the file's modification time
+    /// (UTC) in the same form, so both kinds compare.
+    var dateKey: Int { taken ?? Self.calendarKey(unixSeconds: status.modified / 1_000_000_000) }
+
+    /// `YYYYMMDDhhmmss` of a Unix time (UTC), so that file times and EXIF times compare.
+    static func calendarKey(unixSeconds: Int) -> Int {
+        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let secondsOfDay = unixSeconds - days * 86_400
+        // Howard Hinnant's days-to-civil.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return ((year * 100 + month) * 100 + day) * 1_000_000
+            + (secondsOfDay / 3600) * 10_000 + (secondsOfDay / 60 % 60) * 100 + secondsOfDay % 60
+    }
+}

@@ -1,0 +1,183 @@
+/// Every page of the site: each album's gallery pages (a waterfall each, paginated, the sub-albums as cover
+/// tiles on the first) and a page per photo. Rendered with the theme's `page.mustache` and `photo.mustache`.
+struct SitePages {
+    var configuration: SiteConfiguration
+    var sizes: ImageSizes
+    var templates: TemplateLibrary
+
+    /// (site path, HTML) for every page, in a stable order.
+    func render(_ root: Album) throws(BuildError) -> [(path: String, html: String)] {
+        var pages: [(path: String, html: String)] = []
+        for album in root.all {
+            let trail = breadcrumbs(to: album, in: root)
+            let pageCount = max(1, (album.photos.count + configuration.perPage - 1) / configuration.perPage)
+            for number in 1...pageCount {
+                let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
+                let path = Self.galleryPath(album: album.path, page: number)
+                pages.append((path, try galleryPage(album, number: number, of: pageCount, photos: Array(slice), path: path, trail: trail)))
+            }
+            for (index, photo) in album.photos.enumerated() {
+                pages.append((Self.photoPath(photo), try photoPage(album, index: index, trail: trail, root: root)))
+            }
+        }
+        return pages
+    }
+
+    static func galleryPath(album: String, page: Int) -> String {
+        SitePath.join(album, page == 1 ? "index.html" : "page-\(page).html")
+    }
+
+    static func photoPath(_ photo: PublishedPhoto) -> String {
+        SitePath.join(photo.photo.album, "photos/" + photo.photo.fileName + ".html")
+    }
+
+    // MARK: - Gallery pages
+
+    private func galleryPage(_ album: Album, number: Int, of pageCount: Int, photos: [PublishedPhoto], path: String,
+                             trail: [(title: String, path: String)]) throws(BuildError) -> String {
+        let albums = number == 1 ? album.children.filter { $0.cover != nil } : []
+        let boxes = albums.map { $0.cover!.photo.header } + photos.map(\.photo.header)
+        let board = try Self.board(boxes.map { Size(width: Double($0.width), height: Double($0.height)) }, configuration)
+        var tiles: [TemplateValue] = []
+        for (index, child) in albums.enumerated() {
+            var tile = self.tile(child.cover!, index: index, page: path, board: board)
+            tile["href"] = .string(SitePath.url(from: path, to: Self.galleryPath(album: child.path, page: 1)))
+            tile["album"] = ["title": .string(child.title), "count": .string(Self.count(child.totalPhotos))]
+            tile["alt"] = .string(child.title)
+            tile["caption"] = .null
+            tiles.append(.object(tile))
+        }
+        for (offset, photo) in photos.enumerated() {
+            tiles.append(.object(tile(photo, index: albums.count + offset, page: path, board: board)))
+        }
+        var context = common(page: path, title: album.title, trail: trail)
+        context["description"] = album.description.map { .string($0) } ?? .null
+        context["layoutCSS"] = .string(board.css)
+        context["tiles"] = .list(tiles)
+        context["empty"] = .bool(tiles.isEmpty)
+        context["photoCountText"] = .string(Self.count(album.totalPhotos))
+        context["pager"] = pageCount == 1 ? .null : pager(album: album.path, number: number, of: pageCount, from: path)
+        return try render("page", context)
+    }
+
+    private func tile(_ published: PublishedPhoto, index: Int, page: String, board: BoardStyle) -> [String: TemplateValue] {
+        let photo = published.photo
+        let srcset = published.tiles.map { "\(SitePath.url(from: page, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
+        return [
+            "index": .int(index),
+            "href": .string(SitePath.url(from: page, to: Self.photoPath(published))),
+            "src": .string(SitePath.url(from: page, to: published.tiles[0].path)),
+            "srcset": .string(srcset),
+            "sizes": .string(sizes.sizesAttribute),
+            "width": .int(photo.header.width),
+            "height": .int(photo.header.height),
+            "alt": .string(photo.label),
+            "caption": photo.caption.map { .string($0.title) } ?? .null,
+            "style": .string(board.tileStyles[index]),
+            "eager": .bool(board.firstScreen[index]),
+            "name": .string(photo.fileName),
+            "album": .null,
+        ]
+    }
+
+    private func pager(album: String, number: Int, of count: Int, from path: String) -> TemplateValue {
+        func href(_ page: Int) -> TemplateValue { .string(SitePath.url(from: path, to: Self.galleryPath(album: album, page: page))) }
+        let pages: [TemplateValue] = (1...count).map { page in
+            ["number": .int(page), "href": href(page), "current": .bool(page == number)]
+        }
+        return [
+            "pages": .list(pages),
+            "previous": number > 1 ? href(number - 1) : .null,
+            "next": number < count ? href(number + 1) : .null,
+        ]
+    }
+
+    // MARK: - Photo pages
+
+    private func photoPage(_ album: Album, index: Int, trail: [(title: String, path: String)], root: Album) throws(BuildError) -> String {
+        let published = album.photos[index]
+        let photo = published.photo
+        let path = Self.photoPath(published)
+        let view = published.view
+        let galleryPage = index / configuration.perPage + 1
+        let tileIndex = (galleryPage == 1 ? album.children.filter { $0.cover != nil }.count : 0) + index % configuration.perPage
+        var context = common(page: path, title: photo.label, trail: trail + [(photo.label, path)])
+        context["photo"] = [
+            "src": .string(SitePath.url(from: path, to: view.path)),
+            "width": .int(view.width),
+            "height": .int(view.height),
+            "alt": .string(photo.label),
+            "name": .string(photo.fileName),
+        ]
+        context["caption"] = photo.caption.map { caption in
+            ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
+        } ?? .null
+        context["exif"] = .null
+        context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: photo.originalPath))
+        func neighbour(_ other: Int) -> TemplateValue {
+            guard album.photos.indices.contains(other) else { return .null }
+            let next = album.photos[other]
+            return ["href": .string(SitePath.url(from: path, to: Self.photoPath(next))), "title": .string(next.photo.label)]
+        }
+        context["previous"] = neighbour(index - 1)
+        context["next"] = neighbour(index + 1)
+        context["back"] = [
+            "href": .string(SitePath.url(from: path, to: Self.galleryPath(album: album.path, page: galleryPage)) + "#tile-\(tileIndex)"),
+            "title": .string(album.title),
+        ]
+        return try render("photo", context)
+    }
+
+    // MARK: - Shared
+
+    private func common(page: String, title: String, trail: [(title: String, path: String)]) -> [String: TemplateValue] {
+        let crumbs: [TemplateValue] = trail.enumerated().map { position, crumb in
+            ["title": .string(crumb.title), "href": .string(SitePath.url(from: page, to: crumb.path)),
+             "current": .bool(position == trail.count - 1)]
+        }
+        return [
+            "language": "en",
+            "generator": .string("Waterfall \(WaterfallCLI.version)"),
+            "title": .string(title),
+            "siteTitle": .string(trail.first?.title ?? title),
+            "breadcrumbs": .list(crumbs),
+            "hasBreadcrumbs": .bool(crumbs.count > 1),
+            "assets": .string(SitePath.url(from: page, to: "assets/x").dropLast(1).description),
+            "footerText": .string(configuration.footerText),
+        ]
+    }
+
+    /// The album trail from the top to `album`: (title, the album's first page).
+    private func breadcrumbs(to album: Album, in root: Album) -> [(title: String, path: String)] {
+        var trail: [(title: String, path: String)] = []
+        var node: Album? = root
+        while let current = node {
+            trail.append((current.title, Self.galleryPath(album: current.path, page: 1)))
+            node = current.children.first { album.path == $0.path || album.path.hasPrefix($0.path + "/") }
+        }
+        return trail
+    }
+
+    private static func board(_ sizes: [Size], _ configuration: SiteConfiguration) throws(BuildError) -> BoardStyle {
+        do {
+            let items = try SizedItems(displaySizes: sizes)
+            let layout = try ResponsiveLayout(bands: configuration.layoutBands,
+                                              configuration: configuration.layoutConfiguration, items: items)
+            return BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: configuration.footerHeight)
+        } catch {
+            throw BuildError("layout: \(error)")
+        }
+    }
+
+    private func render(_ template: String, _ context: [String: TemplateValue]) throws(BuildError) -> String {
+        do {
+            return try templates.render(name: template, value: .object(context))
+        } catch {
+            throw BuildError("\(error)")
+        }
+    }
+
+    static func count(_ photos: Int) -> String {
+        photos == 0 ? "No photos" : photos == 1 ? "1 photo" : "\(photos) photos"
+    }
+}
