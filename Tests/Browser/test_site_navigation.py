@@ -1,0 +1,97 @@
+"""Photo pages and pagination in a real browser: a tile opens its photo page, next and previous walk the
+album, the back link returns to the gallery page that holds the photo, a pager link reaches page 2, and
+photo pages do not shift while their image loads."""
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+import harness
+from conftest import REPO, _path_from_env
+
+PER_PAGE = 6
+
+
+@pytest.fixture(scope="module")
+def paged_site(tmp_path_factory):
+    """The fixture gallery built with a few photos per page, so that it has several gallery pages."""
+    binary = _path_from_env("WATERFALL_BIN", REPO / ".build" / "debug" / "waterfall")
+    gallery = _path_from_env("WATERFALL_GALLERY", REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "gallery")
+    work = tmp_path_factory.mktemp("paged")
+    config = work / "waterfall.json"
+    config.write_text(json.dumps({"title": "Paged gallery", "perPage": PER_PAGE}), encoding="utf-8")
+    out = work / "site"
+    result = subprocess.run([str(binary), "build", str(gallery), "-o", str(out), "--config", str(config), "--quiet"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = harness.Browser.start("navigation")
+    yield b
+    b.quit()
+
+
+def page_name(url: str) -> str:
+    return unquote(Path(urlparse(url).path).name)
+
+
+def click(browser, selector: str):
+    link = browser.driver.find_element("css selector", selector)
+    href = link.get_attribute("href")
+    browser.driver.get(href)  # following the link as a click would, without depending on scrolling
+    return href
+
+
+def test_tile_to_photo_page_and_through_the_album(paged_site, browser):
+    browser.load((paged_site / "index.html").as_uri(), 1024, 800)
+    first = click(browser, '[data-tile="0"] a')
+    assert "/photos/" in first and page_name(first).endswith(".html")
+    seen = [page_name(browser.driver.current_url)]
+    # Walk forward with "next" over the end of page 1, then back with "previous".
+    for _ in range(PER_PAGE + 1):
+        click(browser, 'a[rel="next"]')
+        seen.append(page_name(browser.driver.current_url))
+    assert len(set(seen)) == len(seen), f"next visited a page twice: {seen}"
+    back = click(browser, "a.wf-back")
+    assert page_name(back).startswith("page-2.html"), f"photo {PER_PAGE + 1} is on page 2, back went to {back}"
+    assert urlparse(back).fragment == f"tile-{(PER_PAGE + 1) % PER_PAGE}"  # photo 7 is the second tile of page 2
+    tile = browser.driver.find_element("css selector", f"#{urlparse(back).fragment}")
+    assert page_name(tile.find_element("css selector", "a").get_attribute("href")) == seen[-1]
+    browser.driver.get(paged_site.joinpath("photos", seen[-1]).as_uri())
+    for _ in range(PER_PAGE + 1):
+        click(browser, 'a[rel="prev"]')
+    assert page_name(browser.driver.current_url) == seen[0]
+
+
+def test_pager_reaches_page_two(paged_site, browser):
+    browser.load((paged_site / "index.html").as_uri(), 1024, 800)
+    current = browser.driver.find_element("css selector", '.wf-pager [aria-current="page"]').text
+    assert current == "1"
+    href = click(browser, '.wf-pager a[rel="next"]')
+    assert page_name(href) == "page-2.html"
+    assert browser.driver.find_element("css selector", '.wf-pager [aria-current="page"]').text == "2"
+    tiles = browser.driver.find_elements("css selector", "[data-tile]")
+    assert 0 < len(tiles) <= PER_PAGE
+
+
+@pytest.mark.parametrize("width", [360, 1440])
+def test_photo_pages_do_not_shift(paged_site, browser, width):
+    photo_page = sorted((paged_site / "photos").glob("*.html"))[1]
+    browser.load(photo_page.as_uri(), width, 800)
+    browser.driver.execute_script(harness.LAYOUT_SHIFT_OBSERVER_JS)
+    box = browser.driver.execute_script(
+        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.width, r.height]")
+    browser.driver.execute_async_script(
+        "const done = arguments[0]; const img = document.querySelector('.wf-photo img');"
+        "if (img.complete) done(); else img.addEventListener('load', () => done());")
+    after = browser.driver.execute_script(
+        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.width, r.height]")
+    assert box == after and box[0] > 0 and box[1] > 0, (box, after)
+    shifts = browser.driver.execute_async_script(harness.READ_SHIFTS_JS)
+    assert sum(s["value"] for s in shifts if not s.get("hadRecentInput")) == 0, shifts

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// Albums, pagination, photo pages, captions and sorting, as the built site shows them.
+struct SiteStructureTests {
+    static let repository = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func read(_ path: String) throws -> String { String(decoding: try Fixtures.bytes(path), as: UTF8.self) }
+
+    func tileLinks(_ html: String) -> [String] {
+        html.components(separatedBy: "data-tile=").dropFirst().compactMap { tile in
+            guard let start = tile.range(of: "href=\"")?.upperBound, let end = tile[start...].firstIndex(of: "\"") else { return nil }
+            return String(tile[start..<end])
+        }
+    }
+
+    @Test func theSampleGalleryHasNoBrokenLinks() throws {
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", Self.repository.appendingPathComponent("SampleGallery").path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(LinkChecker.brokenLinks(in: output.path) == [])
+        // The Space album is a cover tile on the top page, with its photo count (its Hubble sub-album included).
+        let top = try read(output.path + "/index.html")
+        #expect(tileLinks(top).first == "Space/index.html")
+        #expect(top.contains("<strong>Space</strong> 14 photos"))
+        let space = try read(output.path + "/Space/index.html")
+        #expect(tileLinks(space).first == "Hubble/index.html")
+        #expect(space.contains(#"<a href="../index.html">Waterfall sample gallery</a>"#))
+        // The cover the album's waterfall.json names.
+        #expect(top.contains(#"src="Space/images/500/rocket-launch.jpg""#))
+        let hubble = try read(output.path + "/Space/Hubble/index.html")
+        #expect(hubble.contains(#"<span aria-current="page">Hubble</span>"#))
+    }
+
+    @Test func hostileNamesInNestedAlbumsKeepEveryLinkWorking() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let jpeg = try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg"))
+        for folder in ["", "a b/", "c#d?/", "ü&<x> \"q\"/", "ü&<x> \"q\"/100%/"] {
+            for name in ["x y.jpg", "1#2.jpg", "<b>&'.jpg", "ñ?.jpg"] { try input.write(folder + name, jpeg) }
+        }
+        try input.write("ü&<x> \"q\"/x y.txt", Array("<script>alert(1)</script>\nA & B".utf8))
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(LinkChecker.brokenLinks(in: output.path) == [])
+        for page in FileManager.default.enumerator(atPath: output.path)!.compactMap({ $0 as? String }) where page.hasSuffix(".html") {
+            let html = try read(output.path + "/" + page)
+            #expect(!html.contains("<script>alert") && !html.contains("<b>&"), "\(page)")
+        }
+        let photo = try read(output.path + "/ü&<x> \"q\"/photos/x y.jpg.html")
+        #expect(photo.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>"))
+        #expect(photo.contains("A &amp; B"))
+    }
+
+    @Test func pagesOfAPaginatedAlbumAndTheirPhotoPages() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        for index in 1...7 { try input.copy(Fixtures.conformance("exif-orientation/Landscape_\(index).jpg"), as: "IMG_\(index).jpg") }
+        try input.write("waterfall.json", Array(#"{"perPage": 3, "title": "Paged"}"#.utf8))
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        #expect(tileLinks(try read(output.path + "/index.html")) == ["photos/IMG_1.jpg.html", "photos/IMG_2.jpg.html", "photos/IMG_3.jpg.html"])
+        let second = try read(output.path + "/page-2.html")
+        #expect(tileLinks(second) == ["photos/IMG_4.jpg.html", "photos/IMG_5.jpg.html", "photos/IMG_6.jpg.html"])
+        #expect(second.contains(#"<a href="index.html" rel="prev">← Previous</a>"#))
+        #expect(second.contains(#"<span aria-current="page">2</span>"#))
+        #expect(second.contains(#"<a href="page-3.html" rel="next">Next →</a>"#))
+        #expect(tileLinks(try read(output.path + "/page-3.html")) == ["photos/IMG_7.jpg.html"])
+        let photo = try read(output.path + "/photos/IMG_5.jpg.html")
+        #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft">← IMG 4</a>"#))
+        #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight">IMG 6 →</a>"#))
+        #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ Paged</a>"#))
+        #expect(photo.contains(#"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async">"#))
+        #expect(LinkChecker.brokenLinks(in: output.path) == [])
+        try golden(output.path + "/page-2.html", as: "paged-page-2.html")
+        try golden(output.path + "/photos/IMG_5.jpg.html", as: "paged-photo.html")
+    }
+
+    /// Golden pages, re-recorded on purpose only: WATERFALL_RECORD=1 swift test.
+    func golden(_ path: String, as name: String) throws {
+        let golden = Fixtures.root.appendingPathComponent("golden/" + name).path
+        let bytes = try Fixtures.bytes(path)
+        if ProcessInfo.processInfo.environment["WATERFALL_RECORD"] == "1" { try Data(bytes).write(to: URL(fileURLWithPath: golden)) }
+        #expect(bytes == (try? Fixtures.bytes(golden)), "\(name) differs from \(golden); re-record with WATERFALL_RECORD=1 if intended")
+    }
+
+    @Test func captionsFromSidecarFiles() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: name) }
+        try input.write("a.txt", Array("Harbour at dawn\n\nFishing boats, before the fog lifted.\n".utf8))
+        try input.write("b.jpg.txt", Array("  Only a title  \r\n".utf8))
+        try input.write("c.txt", Array("\n\n".utf8))
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        let page = try read(output.path + "/index.html")
+        #expect(page.contains(#"alt="Harbour at dawn""#) && page.contains(#"<span class="wf-caption">Harbour at dawn</span>"#))
+        #expect(page.contains(#"alt="Only a title""#))
+        #expect(page.contains(#"alt="c""#) && !page.contains(#"<span class="wf-caption">c"#))
+        let photo = try read(output.path + "/photos/a.jpg.html")
+        #expect(photo.contains("<h1>Harbour at dawn</h1>") && photo.contains("Fishing boats, before the fog lifted."))
+    }
+
+    @Test func sortOrders() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let dates: [(String, Int)] = [("IMG_10.jpg", 300), ("IMG_2.jpg", 100), ("img_1.jpg", 200), ("b.jpg", 200)]
+        for (name, age) in dates {
+            let path = try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: name)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000 + Double(age))], ofItemAtPath: path)
+        }
+        func order(_ json: String) throws -> [String] {
+            try input.write("waterfall.json", Array(json.utf8))
+            #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+            return tileLinks(try read(output.path + "/index.html")).map { String($0.dropFirst("photos/".count).dropLast(".html".count)) }
+        }
+        #expect(try order("{}") == ["b.jpg", "img_1.jpg", "IMG_2.jpg", "IMG_10.jpg"])
+        #expect(try order(#"{"reverse": true}"#) == ["IMG_10.jpg", "IMG_2.jpg", "img_1.jpg", "b.jpg"])
+        // By date (these files carry no EXIF date: their modification times), ties by name.
+        #expect(try order(#"{"sort": "date"}"#) == ["IMG_2.jpg", "b.jpg", "img_1.jpg", "IMG_10.jpg"])
+        #expect(try order(#"{"sort": "date", "reverse": true}"#) == ["IMG_10.jpg", "img_1.jpg", "b.jpg", "IMG_2.jpg"])
+    }
+
+    @Test(arguments: [
+        (#"{"columnSpacing": 4}"#, "'columnSpacing' can only be set in the top folder's waterfall.json"),
+        (#"{"titel": "x"}"#, "unknown key 'titel'"),
+        (#"{"cover": 3}"#, "'cover' must be a string"),
+    ])
+    func albumSettingsErrorsNameTheFile(json: String, message: String) throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "Trip/a.jpg")
+        try input.write("Trip/waterfall.json", Array(json.utf8))
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Trip/waterfall.json: \(message)"), "\(run.stderr)")
+    }
+}
