@@ -5,6 +5,7 @@ struct BuildCommand {
     static let help = """
         Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
                                [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
+                               [--report json|FILE]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -19,15 +20,20 @@ struct BuildCommand {
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
+          --report R           a JSON report of the build: 'json' (or '-') prints it on stdout,
+                               anything else is a file to write it to
           -h, --help           show this help
 
         Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
-        photo), 64 for a usage error.
+        photo), 64 for a usage error. Progress goes to stderr: a live bar on a terminal, plain lines
+        otherwise; no colour is ever used.
 
         """
 
     var options = BuildOptions()
     var quiet = false
+    /// Where the JSON report goes: nil for none, "-" for stdout, else a file.
+    var report: String?
 
     static func parse(_ arguments: [String]) throws -> BuildCommand? {
         var command = BuildCommand()
@@ -49,6 +55,9 @@ struct BuildCommand {
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true
+            case .option("--report"):
+                let target = try scanner.value()
+                command.report = target == "json" ? "-" : target
             case .option("--help"), .option("-h"): return nil
             case .option(let other): throw scanner.unknown(other)
             }
@@ -62,12 +71,29 @@ struct BuildCommand {
     func run(console: Console) -> ExitCode {
         let progress = ProgressPrinter(console: console, quiet: quiet)
         do {
-            let report = try SiteBuilder(options: options, observe: progress.handle).build()
-            progress.finish(report, output: options.output)
-            return .success
+            let built = try SiteBuilder(options: options, observe: progress.handle).build()
+            progress.finish(built, output: options.output)
+            return deliver(BuildReportJSON.success(built, options: options), console: console) ? .success : .failure
         } catch {
             console.error("\(error)")
+            _ = deliver(BuildReportJSON.failure(error, options: options), console: console)
             return .failure
+        }
+    }
+
+    /// Writes the report where `--report` said; false when the file could not be written.
+    private func deliver(_ json: String, console: Console) -> Bool {
+        guard let report else { return true }
+        if report == "-" {
+            console.out(json)
+            return true
+        }
+        do {
+            try SiteWriter.writeFile(Array(json.utf8), to: report)
+            return true
+        } catch {
+            console.error("\(report): cannot write the report: \(error.reason)")
+            return false
         }
     }
 }

@@ -28,12 +28,24 @@ public struct BuildReport: Sendable {
     public var imagesMade: Int
     public var imagesKept: Int
     public var seconds: Double
+    /// Albums (the top folder included) and pages written.
+    public var albums = 1
+    public var pages = 0
+    /// Photos whose header came from the cache instead of the file.
+    public var cachedHeaders = 0
+    /// Seconds per stage, in pipeline order: scan, images, pages, write.
+    public var timings: [(stage: String, seconds: Double)] = []
 }
 
 /// A build that could not be done at all; `description` is one line.
 public struct BuildError: Error, Sendable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// What was skipped before the build stopped (for reports: a --strict failure lists them).
+    public var skipped: [(path: String, reason: String)] = []
+    public init(_ description: String, skipped: [(path: String, reason: String)] = []) {
+        self.description = description
+        self.skipped = skipped
+    }
 }
 
 /// What a build tells its observer while it works.

@@ -15,6 +15,8 @@ struct PhotoScanner: Sendable {
         var skipped: [(path: String, reason: String)]
         /// Each sub-folder's `waterfall.json`, by album folder (relative to the input).
         var albumSettings: [String: String]
+        /// Photos whose header came from the cache.
+        var cachedHeaders = 0
     }
 
     /// Sidecar captions larger than this are not captions.
@@ -42,7 +44,7 @@ struct PhotoScanner: Sendable {
         }
         let entries = found, texts = sidecars
         observe(.reading(total: entries.count))
-        let done = Atomic<Int>(0)
+        let done = Atomic<Int>(0), hits = Atomic<Int>(0)
         let reader = self.reader, input = self.input
         let results = entries.parallelMap(jobs: jobs) { entry -> Swift.Result<Photo, ImageReadError> in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
@@ -57,13 +59,14 @@ struct PhotoScanner: Sendable {
                 return .failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read"))
             }
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input)
-            if let cached = cache.entries[name], cached.size == status.size, cached.modified == status.modified,
-               cached.header.pixelCount <= reader.maxPixels {
-                return .success(Photo(source: path, name: name, header: cached.header, status: status, caption: caption))
+            if let entry = cache.entries[name], entry.size == status.size, entry.modified == status.modified,
+               entry.header.pixelCount <= reader.maxPixels {
+                hits.add(1, ordering: .relaxed)
+                return .success(Photo(source: path, name: name, header: entry.header, status: status, caption: caption))
             }
             return reader.read(path: path).map { Photo(source: path, name: name, header: $0, status: status, caption: caption) }
         }
-        var scanned = Result(photos: [], skipped: [], albumSettings: albumSettings)
+        var scanned = Result(photos: [], skipped: [], albumSettings: albumSettings, cachedHeaders: hits.load(ordering: .relaxed))
         for (entry, result) in zip(entries, results) {
             switch result {
             case .success(let photo): scanned.photos.append(photo)

@@ -15,8 +15,7 @@ public struct SiteBuilder: Sendable {
     }
 
     public func build() throws(BuildError) -> BuildReport {
-        let clock = ContinuousClock()
-        let start = clock.now
+        var timer = StageTimer()
         try checkFolders()
         let configuration = try loadConfiguration()
         let (theme, templates) = try loadTheme()
@@ -29,6 +28,7 @@ public struct SiteBuilder: Sendable {
         var skipped = scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
+        timer.lap("scan")
 
         let sizes = ImageSizes(configuration: configuration)
         let staging = SiteWriter.join(options.output, ImageDeriver.stagingFolder)
@@ -40,16 +40,47 @@ public struct SiteBuilder: Sendable {
         skipped += derived.skipped
         try failIfStrict(skipped)
         if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
+        timer.lap("images")
 
         let root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
                               settings: albumSettings)
         let pages = try SitePages(configuration: configuration, sizes: sizes, templates: templates).render(root)
+        timer.lap("pages")
         let removed = try write(pages: pages, photos: derived.photos, theme: theme, originals: configuration.originals)
         derived.cache.save(output: options.output)
-        let elapsed = clock.now - start
-        return BuildReport(photos: derived.photos.count, skipped: skipped, removed: removed,
-                           imagesMade: derived.made, imagesKept: derived.kept,
-                           seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        timer.lap("write")
+        var report = BuildReport(photos: derived.photos.count, skipped: skipped, removed: removed,
+                                 imagesMade: derived.made, imagesKept: derived.kept, seconds: timer.total)
+        report.albums = root.all.count
+        report.pages = pages.count
+        report.cachedHeaders = scanned.cachedHeaders
+        report.timings = timer.laps
+        return report
+    }
+
+    /// Wall-clock time per stage.
+    private struct StageTimer {
+        private let clock = ContinuousClock()
+        private let start: ContinuousClock.Instant
+        private var last: ContinuousClock.Instant
+        private(set) var laps: [(stage: String, seconds: Double)] = []
+
+        init() {
+            start = clock.now
+            last = start
+        }
+
+        mutating func lap(_ stage: String) {
+            let now = clock.now
+            laps.append((stage, Self.seconds(now - last)))
+            last = now
+        }
+
+        var total: Double { Self.seconds(clock.now - start) }
+
+        static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        }
     }
 
     // MARK: - Steps
@@ -106,7 +137,8 @@ public struct SiteBuilder: Sendable {
 
     private func failIfStrict(_ skipped: [(path: String, reason: String)]) throws(BuildError) {
         guard options.strict && !skipped.isEmpty else { return }
-        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); nothing was written")
+        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); nothing was written",
+                         skipped: skipped)
     }
 
     /// The staging folder lives in the output (so that moving a made image into place is a rename); it is

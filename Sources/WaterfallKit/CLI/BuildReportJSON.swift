@@ -1,0 +1,39 @@
+/// `waterfall build --report`: what a build did, as one JSON object, for CI logs and dashboards.
+/// The fields are documented in the README; `version` names this layout of them.
+enum BuildReportJSON {
+    static let version = 1
+
+    static func success(_ report: BuildReport, options: BuildOptions) -> String {
+        let timings: [(String, JSONValue)] = report.timings.map { ($0.stage, .double(round($0.seconds))) }
+            + [("total", .double(round(report.seconds)))]
+        return JSONValue.object(head(status: "ok", exitCode: ExitCode.success, options: options) + [
+            ("photos", .int(report.photos)),
+            ("albums", .int(report.albums)),
+            ("pages", .int(report.pages)),
+            ("skipped", skipped(report.skipped)),
+            ("images", .object([("made", .int(report.imagesMade)), ("kept", .int(report.imagesKept))])),
+            ("cache", .object([("headers", .int(report.cachedHeaders)), ("images", .int(report.imagesKept))])),
+            ("removed", .array(report.removed.map { .string($0) })),
+            ("seconds", .object(timings)),
+        ]).rendered() + "\n"
+    }
+
+    static func failure(_ error: BuildError, options: BuildOptions) -> String {
+        JSONValue.object(head(status: "failed", exitCode: ExitCode.failure, options: options) + [
+            ("error", .string(error.description)),
+            ("skipped", skipped(error.skipped)),
+        ]).rendered() + "\n"
+    }
+
+    private static func head(status: String, exitCode: ExitCode, options: BuildOptions) -> [(String, JSONValue)] {
+        [("report", .int(version)), ("waterfall", .string(WaterfallCLI.version)), ("status", .string(status)),
+         ("exitCode", .int(Int(exitCode.rawValue))), ("input", .string(options.input)), ("output", .string(options.output))]
+    }
+
+    private static func skipped(_ files: [(path: String, reason: String)]) -> JSONValue {
+        .array(files.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+    }
+
+    /// Milliseconds are enough for a report, and keep it readable.
+    private static func round(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}
