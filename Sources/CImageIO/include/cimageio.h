@@ -153,6 +153,9 @@ void wf_image_free(wf_image *image);
  * bytes), 0 when there is none. */
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
 
+/* A 128-bit content hash of a whole file (not cryptographic). 0 on success, -1 when it cannot be read. */
+int wf_hash_file(const char *path, uint64_t hash[2]);
+
 #ifdef __cplusplus
 }
 #endif

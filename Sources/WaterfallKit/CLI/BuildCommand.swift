@@ -5,7 +5,7 @@ struct BuildCommand {
     static let help = """
         Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
                                [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
-                               [--report json|FILE]
+                               [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -22,6 +22,10 @@ struct BuildCommand {
           -q, --quiet          only warnings and errors
           --report R           a JSON report of the build: 'json' (or '-') prints it on stdout,
                                anything else is a file to write it to
+          --cache-dir DIR      keep headers and derived images in DIR (default OUTPUT/.waterfall/cache),
+                               e.g. one that CI restores between runs
+          --shard K/N          only read and make images for the K-th of N parts of the photos, into
+                               the cache; no pages. A build with the merged caches writes the site.
           -h, --help           show this help
 
         Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
@@ -55,6 +59,14 @@ struct BuildCommand {
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true
+            case .option("--cache-dir"): command.options.cacheDirectory = try scanner.value()
+            case .option("--shard"):
+                let text = try scanner.value()
+                let parts = text.split(separator: "/").map { Int($0) }
+                guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (1...count).contains(index) else {
+                    throw UsageError("--shard needs K/N with 1 ≤ K ≤ N, such as 2/4 (got '\(text)')", command: name)
+                }
+                command.options.shard = (index, count)
             case .option("--report"):
                 let target = try scanner.value()
                 command.report = target == "json" ? "-" : target

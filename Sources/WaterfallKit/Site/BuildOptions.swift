@@ -13,6 +13,13 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Overrides the configuration's `originals`.
     public var originals: SiteConfiguration.OriginalsPolicy?
+    /// Where the cache lives; nil means `OUTPUT/.waterfall/cache`.
+    public var cacheDirectory: String?
+    /// Only this part of the photos, into the cache, and no pages: (index from 1, count).
+    public var shard: (index: Int, count: Int)?
+
+    /// The cache folder this build uses.
+    public var cacheFolder: String { cacheDirectory ?? SiteWriter.join(output, ".waterfall/cache") }
 
     public init() {}
 }

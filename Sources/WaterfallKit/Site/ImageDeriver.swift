@@ -1,92 +1,103 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
-/// Makes each photo's derived images, in parallel, into a staging folder inside the output; a derived
-/// image whose source, settings and file are unchanged since the last build is kept, not made again.
+/// Makes each photo's derived images, in parallel, into the cache's image store; a derived image whose
+/// source and settings are unchanged and which the store still holds whole is kept, not made again.
 /// A photo whose pixels cannot be decoded is skipped with the reason (no half-grey photo is published).
 struct ImageDeriver: Sendable {
-    var output: String
+    var cache: BuildCache
     var sizes: ImageSizes
     var quality: Int
     var maxPixels: Int
     var jobs: Int
 
-    static let stagingFolder = ".waterfall/staging"
-
     struct Outcome {
         var photos: [PublishedPhoto]
         var skipped: [(path: String, reason: String)]
-        /// The cache for the next build: what every published photo's derived images are.
-        var cache: BuildCache
         var made: Int
         var kept: Int
     }
 
-    /// One photo's missing derived images: made from one decode.
+    /// One photo's derived images: made from one decode.
     private struct Job: Sendable {
         var photo: Int
         var derivations: [Derivation]
         var staged: [String]
+        /// Those the store still holds, by label: made again (they come out the same) but not replaced.
+        var kept: [String: DerivedFile]
     }
 
-    func derive(_ photos: [Photo], cache: BuildCache, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
+    func derive(_ photos: [Photo], observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
         var files = [[DerivedFile]](repeating: [], count: photos.count)
-        var keptFiles = [[String: DerivedFile]](repeating: [:], count: photos.count)
         var planned: [Job] = []
         for (index, photo) in photos.enumerated() {
-            let cached = cache.entries[photo.name].flatMap { $0.size == photo.status.size && $0.modified == photo.status.modified ? $0 : nil }
             let set = sizes.derivations(for: photo.header, quality: quality, maxPixels: maxPixels)
-            var kept: [String: DerivedFile] = [:]
-            for derivation in set {
-                if let file = cached?.derived[derivation.label], file.key == derivation.key,
-                   FileStatus(path: SiteWriter.join(output, file.path)) != nil {
-                    kept[derivation.label] = DerivedFile(label: derivation.label, role: derivation.role, key: file.key,
-                                                         path: file.path, width: file.width, height: file.height, staged: nil)
-                }
+            let kept = set.compactMap { derivation -> DerivedFile? in
+                guard let stored = photo.cached?.derived[derivation.label], stored.key == derivation.key,
+                      cache.holds(stored) else { return nil }
+                return DerivedFile(photo: photo, derivation: derivation, stored: stored, cache: cache)
             }
-            keptFiles[index] = kept
-            guard kept.count < set.count else { continue }
-            // Something is missing: the whole set is made again from one decode (what is still there comes out
-            // byte for byte the same, and is kept as it is).
-            planned.append(Job(photo: index, derivations: set,
-                               staged: set.indices.map { SiteWriter.join(output, "\(Self.stagingFolder)/\(index)-\($0)") }))
+            if kept.count == set.count {
+                files[index] = kept
+            } else {
+                // Something is missing: the whole set is made from one decode (the smaller images are
+                // resampled from the largest, so they are only right when made together).
+                planned.append(Job(photo: index, derivations: set,
+                                   staged: set.indices.map { cache.temporaryPath("\(index)-\($0)") },
+                                   kept: Dictionary(uniqueKeysWithValues: kept.map { ($0.label, $0) })))
+            }
         }
 
-        let remade = Set(planned.map(\.photo))
-        for (index, kept) in keptFiles.enumerated() where !remade.contains(index) {
-            files[index] = Array(kept.values)
-        }
         let jobs = planned
         let total = jobs.reduce(0) { $0 + $1.derivations.count }
         observe(.deriving(done: 0, total: total))
         let done = Atomic<Int>(0)
         let thumbnailer = Thumbnailer()
-        let results = jobs.parallelMap(jobs: self.jobs) { job -> [Result<DerivedImage, DeriveError>] in
+        let store = cache
+        // Each job stores its images and records its entry itself, so a build killed half way keeps what
+        // it finished.
+        let results = jobs.parallelMap(jobs: self.jobs) { job -> Result<[DerivedFile], DeriveError> in
             defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
+            let photo = photos[job.photo]
             let outputs = zip(job.staged, job.derivations).map { (path: $0, request: $1.request) }
-            return thumbnailer.make(from: photos[job.photo].source, outputs: outputs)
-        }
-
-        var failures = [String?](repeating: nil, count: photos.count)
-        for (job, outcomes) in zip(jobs, results) {
-            for (derivation, (staged, result)) in zip(job.derivations, zip(job.staged, outcomes)) {
-                if let kept = keptFiles[job.photo][derivation.label] {
-                    files[job.photo].append(kept)
-                    continue
-                }
+            var made: [DerivedFile] = []
+            var entry = photo.freshEntry
+            for (derivation, (staged, result)) in zip(job.derivations, zip(job.staged, thumbnailer.make(from: photo.source, outputs: outputs))) {
                 switch result {
                 case .success(let image):
-                    let photo = photos[job.photo]
-                    files[job.photo].append(DerivedFile(
-                        label: derivation.label, role: derivation.role, key: derivation.key,
-                        path: SitePath.join(photo.album, Derivation.path(label: derivation.label, name: photo.fileName, format: image.format)),
-                        width: image.width, height: image.height, staged: staged))
+                    if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
+                        unlink(staged)  // the same bytes are in the store already, under the same name
+                        entry.derived[derivation.label] = stored
+                        made.append(kept)
+                        continue
+                    }
+                    guard let bytes = FileStatus(path: staged)?.size,
+                          let file = store.store(staged, content: entry.content, key: derivation.key, format: image.format) else {
+                        return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
+                    }
+                    let stored = BuildCache.Derived(key: derivation.key, file: file, bytes: bytes, width: image.width,
+                                                    height: image.height, format: image.format)
+                    entry.derived[derivation.label] = stored
+                    made.append(DerivedFile(photo: photo, derivation: derivation, stored: stored, cache: store, made: true))
                 case .failure(let error):
-                    failures[job.photo] = failures[job.photo] ?? error.reason
+                    return .failure(error)
                 }
             }
+            store.save(entry)
+            return .success(made)
+        }
+        for (job, result) in zip(jobs, results) {
+            if case .success(let made) = result { files[job.photo] = made }
         }
 
-        var outcome = Outcome(photos: [], skipped: [], cache: BuildCache(), made: 0, kept: 0)
+        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
+        let failures = Dictionary(uniqueKeysWithValues: zip(jobs, results).compactMap { job, result in
+            result.failureValue.map { (job.photo, $0.reason) }
+        })
         for (index, photo) in photos.enumerated() {
             if let reason = failures[index] {
                 outcome.skipped.append((photo.source, reason))
@@ -96,14 +107,26 @@ struct ImageDeriver: Sendable {
             // Tiles smallest first, then the view: the order the page wants them in.
             let images = files[index].sorted { ($0.role == .view ? 1 : 0, $0.width) < ($1.role == .view ? 1 : 0, $1.width) }
             outcome.photos.append(PublishedPhoto(photo: photo, images: images))
-            outcome.made += images.count { $0.staged != nil }
-            outcome.kept += images.count { $0.staged == nil }
-            var entry = BuildCache.Entry(size: photo.status.size, modified: photo.status.modified, header: photo.header)
-            for image in images {
-                entry.derived[image.label] = BuildCache.Derived(key: image.key, path: image.path, width: image.width, height: image.height)
+            outcome.made += images.count { $0.made }
+            outcome.kept += images.count { !$0.made }
+            // A photo found by its content under a new time stamp: record the new one for a quick next build.
+            if let cached = photo.cached, cached.modified != photo.status.modified || cached.name != photo.name,
+               !images.contains(where: \.made) {
+                var entry = cached
+                entry.name = photo.name
+                entry.size = photo.status.size
+                entry.modified = photo.status.modified
+                cache.save(entry)
             }
-            outcome.cache.entries[photo.name] = entry
         }
         return outcome
+    }
+}
+
+extension DerivedFile {
+    init(photo: Photo, derivation: Derivation, stored: BuildCache.Derived, cache: BuildCache, made: Bool = false) {
+        self.init(label: derivation.label, role: derivation.role, key: derivation.key,
+                  path: SitePath.join(photo.album, Derivation.path(label: derivation.label, name: photo.fileName, format: stored.format)),
+                  width: stored.width, height: stored.height, stored: cache.imagePath(stored.file), made: made)
     }
 }

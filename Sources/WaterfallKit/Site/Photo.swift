@@ -11,6 +11,15 @@ struct Photo: Sendable {
     var caption: Caption?
     /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
     var taken: Int? = nil
+    /// What the cache knows of this file (its header came from there), if it knows it.
+    var cached: BuildCache.Entry? = nil
+    /// The file's content hash (from the cache, or computed when the file is new or changed).
+    var content: String = ""
+
+    /// A cache entry for this photo with no derived images yet.
+    var freshEntry: BuildCache.Entry {
+        BuildCache.Entry(name: name, size: status.size, modified: status.modified, content: content, header: header)
+    }
 
     /// The album folder it belongs to, relative to the input ("" for the top).
     var album: String {
@@ -81,8 +90,8 @@ struct PublishedPhoto: Sendable {
     var view: DerivedFile { images.first { $0.role == .view }! }
 }
 
-/// One derived image in the site: made now (`staged` holds it until the writer moves it into place) or
-/// kept from the last build (`staged` is nil).
+/// One derived image in the site: `path` there, `stored` in the cache's image store (the site gets a hard
+/// link to it, or a copy); `made` when this build decoded it.
 struct DerivedFile: Sendable, Equatable {
     var label: String
     var role: Derivation.Role
@@ -90,7 +99,8 @@ struct DerivedFile: Sendable, Equatable {
     var path: String
     var width: Int
     var height: Int
-    var staged: String?
+    var stored: String
+    var made: Bool
 }
 
 extension String {

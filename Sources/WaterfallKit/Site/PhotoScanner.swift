@@ -59,12 +59,19 @@ struct PhotoScanner: Sendable {
                 return .failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read"))
             }
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input)
-            if let entry = cache.entries[name], entry.size == status.size, entry.modified == status.modified,
-               entry.header.pixelCount <= reader.maxPixels {
+            if let entry = cache.entry(for: name, path: path, status: status), entry.header.pixelCount <= reader.maxPixels {
                 hits.add(1, ordering: .relaxed)
-                return .success(Photo(source: path, name: name, header: entry.header, status: status, caption: caption))
+                var photo = Photo(source: path, name: name, header: entry.header, status: status, caption: caption)
+                photo.cached = entry
+                photo.content = entry.content
+                return .success(photo)
             }
-            return reader.read(path: path).map { Photo(source: path, name: name, header: $0, status: status, caption: caption) }
+            return reader.read(path: path).flatMap { header in
+                guard let content = BuildCache.contentHash(path) else { return .failure(ImageReadError(.io, "cannot read")) }
+                var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
+                photo.content = content
+                return .success(photo)
+            }
         }
         var scanned = Result(photos: [], skipped: [], albumSettings: albumSettings, cachedHeaders: hits.load(ordering: .relaxed))
         for (entry, result) in zip(entries, results) {

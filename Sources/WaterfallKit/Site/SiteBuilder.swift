@@ -19,47 +19,71 @@ public struct SiteBuilder: Sendable {
         try checkFolders()
         let configuration = try loadConfiguration()
         let (theme, templates) = try loadTheme()
-        let cache = BuildCache.load(output: options.output)
+        let cache = BuildCache(folder: options.cacheFolder)
 
-        let scanner = PhotoScanner(input: options.input,
-                                   excluding: FileIdentity(path: options.output).map { [$0] } ?? [],
+        let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
                                    reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs)
-        let scanned = scanner.scan(cache: cache, observe: observe)
+        var scanned = scanner.scan(cache: cache, observe: observe)
+        if let shard = options.shard {
+            scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
+        }
         var skipped = scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
+        do {
+            try cache.prepare()
+        } catch {
+            throw BuildError("\(error)")
+        }
         timer.lap("scan")
 
         let sizes = ImageSizes(configuration: configuration)
-        let staging = SiteWriter.join(options.output, ImageDeriver.stagingFolder)
-        try prepareStaging(staging)
-        defer { Self.removeFolder(staging) }
-        let deriver = ImageDeriver(output: options.output, sizes: sizes, quality: configuration.quality,
+        let deriver = ImageDeriver(cache: cache, sizes: sizes, quality: configuration.quality,
                                    maxPixels: configuration.maxPixels, jobs: options.jobs)
-        let derived = deriver.derive(scanned.photos, cache: cache, observe: observe)
+        let derived = deriver.derive(scanned.photos, observe: observe)
         skipped += derived.skipped
         try failIfStrict(skipped)
-        if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
         timer.lap("images")
+        if options.shard != nil {
+            // A shard only fills the cache; the build that merges the caches writes the site.
+            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: [], derived: derived,
+                          scanned: scanned, albums: 0, pages: 0)
+        }
+        if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
 
         let root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
                               settings: albumSettings)
         let pages = try SitePages(configuration: configuration, sizes: sizes, templates: templates).render(root)
         timer.lap("pages")
         let removed = try write(pages: pages, photos: derived.photos, theme: theme, originals: configuration.originals)
-        derived.cache.save(output: options.output)
         timer.lap("write")
-        var report = BuildReport(photos: derived.photos.count, skipped: skipped, removed: removed,
+        return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: removed, derived: derived,
+                      scanned: scanned, albums: root.all.count, pages: pages.count)
+    }
+
+    private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)], removed: [String],
+                        derived: ImageDeriver.Outcome, scanned: PhotoScanner.Result, albums: Int, pages: Int) -> BuildReport {
+        var report = BuildReport(photos: photos, skipped: skipped, removed: removed,
                                  imagesMade: derived.made, imagesKept: derived.kept, seconds: timer.total)
-        report.albums = root.all.count
-        report.pages = pages.count
+        report.albums = albums
+        report.pages = pages
         report.cachedHeaders = scanned.cachedHeaders
         report.timings = timer.laps
         return report
     }
 
+    /// Which shard (from 0) a photo belongs to: by its path, so every machine agrees.
+    static func shard(of name: String, count: Int) -> Int {
+        Int(UInt64(BuildCache.digest(name), radix: 16)! % UInt64(count))
+    }
+
+    /// The output folder and the cache folder, when they sit inside the input: never scanned.
+    private func excludedFolders() -> Set<FileIdentity> {
+        Set([options.output, options.cacheFolder].compactMap { FileIdentity(path: $0) })
+    }
+
     /// Wall-clock time per stage.
-    private struct StageTimer {
+    struct StageTimer {
         private let clock = ContinuousClock()
         private let start: ContinuousClock.Instant
         private var last: ContinuousClock.Instant
@@ -141,19 +165,6 @@ public struct SiteBuilder: Sendable {
                          skipped: skipped)
     }
 
-    /// The staging folder lives in the output (so that moving a made image into place is a rename); it is
-    /// Waterfall's own, emptied before and removed after every build.
-    private func prepareStaging(_ staging: String) throws(BuildError) {
-        Self.removeFolder(staging)
-        guard (try? FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)) != nil else {
-            throw BuildError("\(staging): cannot create folder")
-        }
-    }
-
-    private static func removeFolder(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
     private func write(pages: [(path: String, html: String)], photos: [PublishedPhoto], theme: Theme,
                        originals: SiteConfiguration.OriginalsPolicy) throws(BuildError) -> [String] {
         let assets = try theme.assets().map { asset throws(BuildError) in
@@ -168,13 +179,7 @@ public struct SiteBuilder: Sendable {
             var writer = try SiteWriter(output: options.output, files: files)
             for page in pages { try writer.write(page.html, to: page.path) }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
-            for image in images {
-                if let staged = image.staged {
-                    try writer.install(staged: staged, as: image.path)
-                } else {
-                    writer.keep(image.path)
-                }
-            }
+            for image in images { try writer.publish(photo: image.stored, as: image.path) }
             if originals != .none {
                 for photo in photos {
                     try writer.publish(photo: photo.photo.source, as: photo.photo.originalPath, copy: originals == .copy)

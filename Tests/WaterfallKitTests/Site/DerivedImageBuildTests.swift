@@ -127,16 +127,27 @@ struct DerivedImageBuildTests {
     @Test func aDamagedCacheIsIgnoredNotTrusted() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         try input.copy(Fixtures.conformance("exif-orientation/Landscape_1.jpg"), as: "a.jpg")
+        try input.copy(Fixtures.conformance("exif-orientation/Landscape_2.jpg"), as: "b.jpg")
         #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
-        let cache = output.path + "/.waterfall/cache.json"
-        let text = String(decoding: try Fixtures.bytes(cache), as: UTF8.self)
-        try Data(text.prefix(text.count / 2).utf8).write(to: URL(fileURLWithPath: cache))  // a half-written cache
-        let run = try build(input.path, output.path)
-        #expect(summary(run).contains("3 of 3 images made"))
-        // A derived file deleted by hand is made again, even though the cache lists it.
+        let cache = output.path + "/.waterfall/cache"
+        // A half-written entry (as a killed build might leave under a temporary name, renamed here by hand):
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/photos").sorted()
+        let entry = cache + "/photos/" + entries[0]
+        let text = String(decoding: try Fixtures.bytes(entry), as: UTF8.self)
+        try Data(text.prefix(text.count / 2).utf8).write(to: URL(fileURLWithPath: entry))
+        #expect(summary(try build(input.path, output.path)).contains("3 of 6 images made"))
+        // A damaged image in the store (cut short) is made again, never published.
+        let images = try FileManager.default.contentsOfDirectory(atPath: cache + "/images").sorted()
+        let image = cache + "/images/" + images[0]
+        try Data(try Fixtures.bytes(image).prefix(100)).write(to: URL(fileURLWithPath: image))
+        #expect(summary(try build(input.path, output.path)).contains("1 of 6 images made"))
+        // A derived file deleted from the site by hand is published again (from the store: nothing to make).
         try FileManager.default.removeItem(atPath: output.path + "/images/view/a.jpg")
-        #expect(summary(try build(input.path, output.path)).contains("1 of 3 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("0 of 6 images made"))
         #expect(FileManager.default.fileExists(atPath: output.path + "/images/view/a.jpg"))
+        // A cache of another version is not read at all.
+        try Data("waterfall-cache-0\n".utf8).write(to: URL(fileURLWithPath: cache + "/version"))
+        #expect(summary(try build(input.path, output.path)).contains("6 of 6 images made"))
     }
 
     @Test(arguments: ["link", "copy"])
