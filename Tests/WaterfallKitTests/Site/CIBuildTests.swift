@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// Built in CI: caches outside the output, shards merged into one site, builds killed half way, reports.
+struct CIBuildTests {
+    /// Every file of a site (the `.waterfall` bookkeeping aside), with its bytes.
+    static func snapshot(_ site: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: site)! where !path.hasPrefix(".waterfall") {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: site + "/" + path, isDirectory: &isFolder)
+            if !isFolder.boolValue { files[path] = try Fixtures.bytes(site + "/" + path) }
+        }
+        return files
+    }
+
+    /// Copies every file of each cache folder into `merged`, as a CI job that downloads the shards'
+    /// artefacts into one folder does.
+    static func merge(_ caches: [String], into merged: String) throws {
+        let manager = FileManager.default
+        for cache in caches {
+            for case let path as String in manager.enumerator(atPath: cache)! {
+                var isFolder: ObjCBool = false
+                _ = manager.fileExists(atPath: cache + "/" + path, isDirectory: &isFolder)
+                let target = merged + "/" + path
+                if isFolder.boolValue {
+                    try manager.createDirectory(atPath: target, withIntermediateDirectories: true)
+                } else if !manager.fileExists(atPath: target) {
+                    try manager.copyItem(atPath: cache + "/" + path, toPath: target)
+                }
+            }
+        }
+    }
+
+    func report(_ run: WaterfallProcess.Outcome) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    }
+
+    static func gallery(_ names: [String]) throws -> TemporaryFolder {
+        let input = try TemporaryFolder()
+        for name in names {
+            try input.copy(BuildCommandTests.gallery + "/" + (name.split(separator: "/").last.map(String.init) ?? name), as: name)
+        }
+        return input
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func shardedBuildsMergeIntoTheSameSite(shards: Int) throws {
+        // The fixture gallery's photos, some in an album; with 7 shards some shards get no photo at all.
+        let photos = shards == 7
+            ? ["coffee-cup.jpg", "Trip/hubble-tall.jpg", "cameraman-skyline.png"]
+            : BuildCommandTests.readablePhotos.enumerated().map { $0 % 4 == 0 ? "Trip/" + $1 : $1 }
+        let input = try Self.gallery(photos)
+        let single = try TemporaryFolder()
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", single.path, "--quiet"]).status == 0)
+
+        let work = try TemporaryFolder()
+        var caches: [String] = []
+        var counted = 0
+        for shard in 1...shards {
+            let cache = work.path + "/cache-\(shard)"
+            let run = try WaterfallProcess.run(["build", input.path, "-o", work.path + "/out-\(shard)", "--cache-dir", cache,
+                                                "--shard", "\(shard)/\(shards)", "--quiet", "--report", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            counted += try report(run)["photos"] as? Int ?? -1
+            #expect(!FileManager.default.fileExists(atPath: work.path + "/out-\(shard)/index.html"))  // no pages
+            caches.append(cache)
+        }
+        #expect(counted == photos.count)  // every photo in exactly one shard
+
+        // The merge runs "on another machine": the photos' time stamps differ from the shards'.
+        for path in photos { try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: input.path + "/" + path) }
+        let merged = work.path + "/merged"
+        try Self.merge(caches, into: merged)
+        let final = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", final.path, "--cache-dir", merged, "--quiet", "--report", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let images = try #require(try report(run)["images"] as? [String: Int])
+        #expect(images["made"] == 0, "the merged build decoded \(images["made"] ?? -1) images")
+        #expect(try Self.snapshot(final.path) == Self.snapshot(single.path))
+    }
+
+    @Test func aBuildKilledAtAnyMomentThenRerunEqualsACleanBuild() throws {
+        let input = try Self.gallery(BuildCommandTests.readablePhotos)
+        let clean = try TemporaryFolder()
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", clean.path, "--quiet", "--jobs", "1"]).status == 0)
+        let expected = try Self.snapshot(clean.path)
+        for delay in [0.005, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3] {
+            let output = try TemporaryFolder()
+            let process = Process()
+            process.executableURL = WaterfallProcess.executable
+            process.arguments = ["build", input.path, "-o", output.path, "--quiet", "--jobs", "1"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let rerun = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"])
+            #expect(rerun.status == 0, "after a kill at \(delay) s: \(rerun.stderr)")
+            #expect(try Self.snapshot(output.path) == expected, "after a kill at \(delay) s")
+        }
+    }
+
+    @Test func aCacheOutsideTheOutputServesAFreshOutput() throws {
+        let input = try Self.gallery(["coffee-cup.jpg", "hubble-tall.jpg"])
+        let cache = try TemporaryFolder()
+        let first = try TemporaryFolder(), second = try TemporaryFolder()
+        let made = try WaterfallProcess.run(["build", input.path, "-o", first.path, "--cache-dir", cache.path, "--report", "json", "--quiet"])
+        #expect((try report(made)["images"] as? [String: Int])?["made"] == 5)  // hubble-tall is 290 px wide: one tile image
+        #expect(!FileManager.default.fileExists(atPath: first.path + "/.waterfall/cache"))
+        let reused = try WaterfallProcess.run(["build", input.path, "-o", second.path, "--cache-dir", cache.path, "--report", "json", "--quiet"])
+        let json = try report(reused)
+        #expect((json["images"] as? [String: Int]) == ["made": 0, "kept": 5])
+        #expect((json["cache"] as? [String: Int])?["headers"] == 2)
+        #expect(try Self.snapshot(first.path) == Self.snapshot(second.path))
+    }
+
+    @Test func theReportHasTheDocumentedFields() throws {
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--quiet", "--report", "json"])
+        #expect(run.status == 0)
+        let json = try report(run)
+        #expect(Set(json.keys) == ["report", "waterfall", "status", "exitCode", "input", "output", "photos", "albums", "pages",
+                                   "skipped", "images", "cache", "removed", "seconds"])
+        #expect(json["status"] as? String == "ok" && json["exitCode"] as? Int == 0 && json["photos"] as? Int == 15)
+        #expect((json["skipped"] as? [[String: String]])?.first?["reason"] == "unsupported format (GIF)")
+        #expect(Set((json["seconds"] as? [String: Double])?.keys ?? [:].keys) == ["scan", "images", "pages", "write", "total"])
+        let file = output.path + "/../report-\(UUID().uuidString).json"
+        let strict = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--strict", "--report", file])
+        #expect(strict.status == 1)
+        let failed = try #require(JSONSerialization.jsonObject(with: Fixtures.bytes(file).withUnsafeBufferPointer { Data($0) }) as? [String: Any])
+        #expect(failed["status"] as? String == "failed" && failed["exitCode"] as? Int == 1)
+        #expect((failed["skipped"] as? [Any])?.count == 1)
+        try? FileManager.default.removeItem(atPath: file)
+    }
+
+    @Test(arguments: [
+        (["build", "--shard", "3/2"], "--shard needs K/N with 1 ≤ K ≤ N"),
+        (["build", "--shard", "x"], "--shard needs K/N"),
+        (["build", "--cache-dir"], "option --cache-dir needs a value"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let run = try WaterfallProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+}
