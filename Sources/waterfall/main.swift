@@ -5,6 +5,13 @@ import Darwin
 #endif
 import WaterfallKit
 
-// Everything lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
+// A parent may hand down a signal mask that blocks SIGTERM and SIGINT (test runners, some CI agents);
+// `build --watch` must still stop when asked.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signal) }
+pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+
+// Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
 let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()))
 exit(status.rawValue)

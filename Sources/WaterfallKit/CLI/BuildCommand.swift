@@ -26,6 +26,8 @@ struct BuildCommand {
                                e.g. one that CI restores between runs
           --shard K/N          only read and make images for the K-th of N parts of the photos, into
                                the cache; no pages. A build with the merged caches writes the site.
+          --watch              after building, watch INPUT, the theme and the config (polling once a
+                               second) and build again when anything changes; Ctrl-C stops
           -h, --help           show this help
 
         Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
@@ -38,6 +40,7 @@ struct BuildCommand {
     var quiet = false
     /// Where the JSON report goes: nil for none, "-" for stdout, else a file.
     var report: String?
+    var watch = false
 
     static func parse(_ arguments: [String]) throws -> BuildCommand? {
         var command = BuildCommand()
@@ -59,6 +62,7 @@ struct BuildCommand {
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true
+            case .option("--watch"): command.watch = true
             case .option("--cache-dir"): command.options.cacheDirectory = try scanner.value()
             case .option("--shard"):
                 let text = try scanner.value()
@@ -81,6 +85,16 @@ struct BuildCommand {
     }
 
     func run(console: Console) -> ExitCode {
+        guard watch else { return buildOnce(console: console) }
+        var watcher = FolderWatcher(options: options)
+        while true {
+            _ = buildOnce(console: console)
+            watcher.waitForChange()
+            console.writeError("change seen: building again\n")
+        }
+    }
+
+    private func buildOnce(console: Console) -> ExitCode {
         let progress = ProgressPrinter(console: console, quiet: quiet)
         do {
             let built = try SiteBuilder(options: options, observe: progress.handle).build()

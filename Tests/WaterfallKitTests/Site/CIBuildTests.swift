@@ -146,3 +146,33 @@ struct CIBuildTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 }
+
+struct WatchModeTests {
+    /// Waits (bounded) until `condition` holds; the watcher polls once a second.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<300 {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    @Test func aChangedCaptionIsBuiltWithoutBeingAsked() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(BuildCommandTests.gallery + "/coffee-cup.jpg", as: "coffee-cup.jpg")
+        let process = Process()
+        process.executableURL = WaterfallProcess.executable
+        process.arguments = ["build", input.path, "-o", output.path, "--watch", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let page = output.path + "/photos/coffee-cup.jpg.html"
+        func html() -> String { (try? String(contentsOfFile: page, encoding: .utf8)) ?? "" }
+        #expect(eventually { html().contains("<h1>coffee cup</h1>") })
+        try input.write("coffee-cup.txt", Array("A good espresso\n".utf8))
+        #expect(eventually { html().contains("<h1>A good espresso</h1>") })
+        try input.copy(BuildCommandTests.gallery + "/hubble-tall.jpg", as: "hubble-tall.jpg")
+        #expect(eventually { FileManager.default.fileExists(atPath: output.path + "/photos/hubble-tall.jpg.html") })
+        #expect(process.isRunning)
+    }
+}

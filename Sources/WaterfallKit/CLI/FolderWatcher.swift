@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// `build --watch`: notices a change to the input (photos, captions, album settings), the theme or the
+/// configuration by polling their files' sizes and time stamps: portable, and cheap next to a build.
+struct FolderWatcher {
+    let options: BuildOptions
+    private var last: [String: FileStatus]
+
+    init(options: BuildOptions) {
+        self.options = options
+        last = Self.signature(options)
+    }
+
+    /// Blocks until something differs from the last time it looked.
+    mutating func waitForChange(every interval: Double = 1) {
+        while true {
+            usleep(UInt32(interval * 1_000_000))
+            let now = Self.signature(options)
+            if now != last {
+                last = now
+                return
+            }
+        }
+    }
+
+    private static func signature(_ options: BuildOptions) -> [String: FileStatus] {
+        let excluded = Set([options.output, options.cacheFolder].compactMap { FileIdentity(path: $0) })
+        var files = FolderWalker(recursive: true, excluding: excluded).files(under: options.input).map(\.path)
+        if let theme = options.templates { files += FolderWalker(recursive: true).files(under: theme).map(\.path) }
+        if let config = options.configFile { files.append(config) }
+        var signature: [String: FileStatus] = [:]
+        for file in files { signature[file] = FileStatus(path: file) }
+        return signature
+    }
+}
