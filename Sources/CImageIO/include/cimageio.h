@@ -156,6 +156,45 @@ size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
 /* A 128-bit content hash of a whole file (not cryptographic). 0 on success, -1 when it cannot be read. */
 int wf_hash_file(const char *path, uint64_t hash[2]);
 
+/* ---- Photo metadata: the bytes behind EXIF facts and captions (parsed, bounded, in Swift) ---- */
+
+/* One value's bytes, copied into the caller's buffer. The caller sets `bytes` and `capacity`; the reader
+ * sets `length` (bytes written, at most `capacity`) and `total` (the value's size in the file, so
+ * `total > length` says it was cut). */
+typedef struct {
+    uint8_t *bytes;
+    size_t capacity;
+    size_t length;
+    size_t total;
+} wf_metadata_field;
+
+/*
+ * What a photo carries for its page. `exif` is the TIFF structure of the first "Exif\0\0" APP1 before SOS
+ * (JPEG; at most 65527 bytes, the most one segment holds) or of the first eXIf chunk before IDAT (PNG).
+ * `description` and `title` are the text of the first non-empty PNG tEXt, zTXt or iTXt chunk before IDAT
+ * with keyword "Description" or "Title" (ASCII case ignored): raw bytes, Latin-1 by the PNG specification
+ * for tEXt and zTXt, UTF-8 for iTXt, so the caller decodes. A PNG text chunk over 64 KiB, or one that
+ * inflates past 64 KiB, is skipped; at most 32 text chunks are looked at.
+ * Values found before a failure are kept: `status` says how the read ended, not whether they are there.
+ */
+typedef struct {
+    wf_status status;
+    wf_format format;
+    wf_metadata_field exif;
+    wf_metadata_field description;
+    wf_metadata_field title;
+    int32_t warnings;      /* recoverable oddities libjpeg/libpng reported (skipped chunks, bad CRCs, ...) */
+    char message[200];     /* why, when status != WF_OK */
+} wf_metadata;
+
+/* Reads the metadata of the file at `path` without decoding pixels (JPEG: up to SOS; PNG: up to IDAT).
+ * Never prints, never exits. Set the three fields' `bytes` and `capacity` first (a capacity of 0 is
+ * allowed: `total` is still reported). */
+void wf_read_metadata_path(const char *path, wf_metadata *metadata);
+
+/* The same reader over bytes in memory (tests, fuzzing). */
+void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *metadata);
+
 #ifdef __cplusplus
 }
 #endif

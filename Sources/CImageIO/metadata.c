@@ -1,0 +1,100 @@
+/*
+ * Photo metadata for EXIF facts and captions: the entry points. Sniffs the format, then hands the stream
+ * to the JPEG or PNG reader; both stop where the pixel data begins.
+ */
+#define _GNU_SOURCE
+#include "metadata_readers.h"
+#include "readers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void wf_metadata_fail(wf_metadata *out, wf_status status, const char *format, ...) {
+    out->status = status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out->message, sizeof out->message, format, args);
+    va_end(args);
+}
+
+void wf_metadata_keep(wf_metadata_field *field, const uint8_t *bytes, size_t length) {
+    size_t n = field->bytes == NULL ? 0 : length < field->capacity ? length : field->capacity;
+    if (n > 0) memcpy(field->bytes, bytes, n);
+    field->length = n;
+    field->total = length;
+}
+
+static void fail_errno(wf_metadata *out, const char *what, int error) {
+    char text[128];
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+    const char *described = strerror_r(error, text, sizeof text);
+#else
+    const char *described = strerror_r(error, text, sizeof text) == 0 ? text : "unknown error";
+#endif
+    wf_metadata_fail(out, WF_ERR_IO, "%s: %s", what, described);
+}
+
+/* Keeps the caller's buffers, forgets everything a previous read wrote. */
+static void reset(wf_metadata *out) {
+    wf_metadata_field *fields[] = {&out->exif, &out->description, &out->title};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) fields[i]->length = fields[i]->total = 0;
+    out->status = WF_OK;
+    out->format = WF_FORMAT_UNKNOWN;
+    out->warnings = 0;
+    out->message[0] = '\0';
+}
+
+static void read_stream(wf_stream *stream, wf_metadata *out) {
+    const uint8_t *first;
+    size_t length = wf_stream_peek(stream, &first);
+    if (stream->read_errno != 0) {
+        fail_errno(out, "cannot read", stream->read_errno);
+        return;
+    }
+    if (length == 0) {
+        wf_metadata_fail(out, WF_ERR_EMPTY, "empty file");
+        return;
+    }
+    out->format = wf_sniff(first, length);
+    switch (out->format) {
+    case WF_FORMAT_JPEG: wf_read_jpeg_metadata(stream, out); break;
+    case WF_FORMAT_PNG: wf_read_png_metadata(stream, out); break;
+    default: wf_metadata_fail(out, WF_ERR_UNSUPPORTED, "not a JPEG or PNG file"); break;
+    }
+    if (out->status == WF_OK && stream->read_errno != 0) fail_errno(out, "cannot read", stream->read_errno);
+}
+
+void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *metadata) {
+    reset(metadata);
+    wf_stream stream;
+    wf_stream_init_memory(&stream, bytes, length);
+    read_stream(&stream, metadata);
+}
+
+void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
+    reset(metadata);
+    /* As the header reader: O_NONBLOCK so a FIFO cannot hang the build. */
+    int fd;
+    do {
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        fail_errno(metadata, "cannot open", errno);
+        return;
+    }
+    wf_stream stream;
+    wf_stream_init_fd(&stream, fd);
+    read_stream(&stream, metadata);
+    struct stat info;
+    if (stream.read_errno == EISDIR) {
+        wf_metadata_fail(metadata, WF_ERR_DIRECTORY, "is a directory");
+    } else if (metadata->status == WF_ERR_EMPTY && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
+        wf_metadata_fail(metadata, WF_ERR_IO, "not a regular file");
+    }
+    close(fd);
+}
