@@ -59,6 +59,8 @@ sanitize: deps
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
 	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
+	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
 		$(FIXTURES)/thumbnails/*.png $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 

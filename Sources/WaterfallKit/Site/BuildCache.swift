@@ -27,6 +27,7 @@ struct BuildCache: Sendable {
         var modified: Int
         var content: String
         var header: ImageHeader
+        var facts = PhotoFacts()
         var derived: [String: Derived] = [:]
     }
 
@@ -46,7 +47,7 @@ struct BuildCache: Sendable {
     /// Entries by content hash, for photos whose time stamps differ (another checkout of the same files).
     private var byContent: [String: Entry] = [:]
 
-    static let version = "waterfall-cache-2"
+    static let version = "waterfall-cache-3"
 
     /// Reads every entry that parses from the cache in `folder` (nothing is created: see `prepare`).
     init(folder: String) {
@@ -158,6 +159,10 @@ extension BuildCache.Entry {
         self.content = content
         header = ImageHeader(format: imageFormat, pixelWidth: width, pixelHeight: height,
                              orientation: Orientation(rawValue: orientation))
+        if case .string(let text)? = fields["summary"] { facts.summary = text }
+        if case .string(let text)? = fields["takenText"] { facts.takenText = text }
+        if case .int(let number)? = fields["taken"] { facts.taken = number }
+        if case .string(let text)? = fields["description"] { facts.description = text }
         for (label, value) in derived {
             guard case .object(let parts) = value else { return nil }
             let part = Dictionary(parts, uniquingKeysWith: { first, _ in first })
@@ -174,6 +179,8 @@ extension BuildCache.Entry {
             ("name", .string(name)), ("size", .int(size)), ("modified", .int(modified)), ("content", .string(content)),
             ("format", .string(header.format.rawValue)), ("pixelWidth", .int(header.pixelWidth)),
             ("pixelHeight", .int(header.pixelHeight)), ("orientation", .int(header.orientation.rawValue)),
+            ("summary", facts.summary.map { .string($0) } ?? .null), ("takenText", facts.takenText.map { .string($0) } ?? .null),
+            ("taken", facts.taken.map { .int($0) } ?? .null), ("description", facts.description.map { .string($0) } ?? .null),
             ("derived", .object(derived.keys.sorted().map { label in
                 let item = derived[label]!
                 return (label, .object([("key", .string(item.key)), ("file", .string(item.file)), ("bytes", .int(item.bytes)),

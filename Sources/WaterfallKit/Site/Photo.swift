@@ -9,8 +9,10 @@ struct Photo: Sendable {
     var status: FileStatus
     /// A caption (from a sidecar text file, or the photo's own description), if any.
     var caption: Caption?
+    /// What the photo's own metadata says (camera, exposure, date taken, description): never GPS.
+    var facts = PhotoFacts()
     /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
-    var taken: Int? = nil
+    var taken: Int? { facts.taken }
     /// What the cache knows of this file (its header came from there), if it knows it.
     var cached: BuildCache.Entry? = nil
     /// The file's content hash (from the cache, or computed when the file is new or changed).
@@ -18,7 +20,7 @@ struct Photo: Sendable {
 
     /// A cache entry for this photo with no derived images yet.
     var freshEntry: BuildCache.Entry {
-        BuildCache.Entry(name: name, size: status.size, modified: status.modified, content: content, header: header)
+        BuildCache.Entry(name: name, size: status.size, modified: status.modified, content: content, header: header, facts: facts)
     }
 
     /// The album folder it belongs to, relative to the input ("" for the top).
@@ -57,6 +59,28 @@ struct Photo: Sendable {
     static func looksLikePhoto(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(of: ".") else { return false }
         return extensions.contains(fileName[fileName.index(after: dot)...].lowercased())
+    }
+}
+
+/// The few facts a photo page shows from the photo's metadata, as the cache keeps them.
+struct PhotoFacts: Sendable, Equatable {
+    /// "Canon EOS R5 · RF24-105mm F4 L IS USM · 50 mm · ƒ/4 · 1/250 s · ISO 400".
+    var summary: String?
+    /// "2024-05-17 08:30:12" and its `YYYYMMDDhhmmss` number for sorting.
+    var takenText: String?
+    var taken: Int?
+    /// The embedded description (EXIF ImageDescription, PNG Description), for a caption.
+    var description: String?
+
+    init() {}
+
+    init(_ exif: ExifFacts) {
+        summary = exif.summary
+        if let date = exif.dateTaken {
+            takenText = date.description
+            taken = ((date.year * 100 + date.month) * 100 + date.day) * 1_000_000 + date.hour * 10_000 + date.minute * 100 + date.second
+        }
+        description = exif.caption
     }
 }
 

@@ -64,12 +64,16 @@ struct PhotoScanner: Sendable {
                 var photo = Photo(source: path, name: name, header: entry.header, status: status, caption: caption)
                 photo.cached = entry
                 photo.content = entry.content
+                photo.facts = entry.facts
+                photo.caption = caption ?? entry.facts.description.map { Caption(title: $0) }
                 return .success(photo)
             }
             return reader.read(path: path).flatMap { header in
                 guard let content = BuildCache.contentHash(path) else { return .failure(ImageReadError(.io, "cannot read")) }
                 var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
                 photo.content = content
+                photo.facts = PhotoFacts(ExifReader().read(path: path))
+                photo.caption = caption ?? photo.facts.description.map { Caption(title: $0) }
                 return .success(photo)
             }
         }

@@ -112,7 +112,8 @@ struct SitePages {
         context["caption"] = photo.caption.map { caption in
             ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
         } ?? .null
-        context["exif"] = .null
+        context["exif"] = photo.facts.summary.map { .string($0) } ?? .null
+        context["taken"] = photo.facts.takenText.map { .string($0) } ?? .null
         context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: photo.originalPath))
         func neighbour(_ other: Int) -> TemplateValue {
             guard album.photos.indices.contains(other) else { return .null }

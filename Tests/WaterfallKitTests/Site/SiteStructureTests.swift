@@ -130,3 +130,57 @@ struct SiteStructureTests {
         #expect(run.stderr.contains("Trip/waterfall.json: \(message)"), "\(run.stderr)")
     }
 }
+
+/// What a photo's own metadata puts on its pages.
+struct PhotoFactsPageTests {
+    func read(_ path: String) throws -> String { String(decoding: try Fixtures.bytes(path), as: UTF8.self) }
+    static func exif(_ name: String) -> String { Fixtures.root.appendingPathComponent("exif/" + name).path }
+
+    @Test func embeddedDescriptionsAndExifSummaryAppearAsTextAndGPSNever() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Self.exif("E04-html-description.jpg"), as: "markup.jpg")
+        try input.copy(Self.exif("E01-all-facts-II.jpg"), as: "camera.jpg")
+        try input.copy(Self.exif("E03-gps.jpg"), as: "position.jpg")
+        try input.copy(Self.exif("P02-itxt-utf8.png"), as: "described.png")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let facts = ExifReader().read(path: Self.exif("E04-html-description.jpg"))
+        let description = try #require(facts.caption)
+        #expect(description.contains("<script>"))
+        let markup = try read(output.path + "/photos/markup.jpg.html")
+        #expect(!markup.contains("<script>alert") && markup.contains("&lt;script&gt;"))
+        let index = try read(output.path + "/index.html")
+        #expect(!index.contains("<script>alert"))
+        let camera = try read(output.path + "/photos/camera.jpg.html")
+        let summary = try #require(ExifReader().read(path: Self.exif("E01-all-facts-II.jpg")).summary)
+        #expect(camera.contains("<p class=\"wf-exif\">\(summary.replacingOccurrences(of: "&", with: "&amp;"))</p>"))
+        #expect(camera.contains("<p class=\"wf-exif\">Taken "))
+        // No GPS anywhere in the site: not in a page, and not in a derived image (checked elsewhere).
+        for page in FileManager.default.enumerator(atPath: output.path)!.compactMap({ $0 as? String }) where page.hasSuffix(".html") {
+            let html = try read(output.path + "/" + page)
+            #expect(!html.lowercased().contains("gps") && !html.contains("°"), "\(page)")
+        }
+        let png = try read(output.path + "/photos/described.png.html")
+        let pngCaption = try #require(ExifReader().read(path: Self.exif("P02-itxt-utf8.png")).caption)
+        #expect(png.contains("<h1>\(pngCaption)</h1>") || png.contains("<h1>\(pngCaption.replacingOccurrences(of: "&", with: "&amp;"))</h1>"))
+        // A sidecar caption wins over the embedded one.
+        try input.write("markup.txt", Array("Plain words\n".utf8))
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        #expect(try read(output.path + "/photos/markup.jpg.html").contains("<h1>Plain words</h1>"))
+    }
+
+    @Test func dateOrderUsesTheExifDateBeforeTheFileTime() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        // E01 was taken in the past (EXIF); "b.jpg" has no EXIF date and a file time of 1970: it sorts first.
+        try input.copy(Self.exif("E01-all-facts-II.jpg"), as: "a.jpg")
+        let plain = try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "b.jpg")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1000)], ofItemAtPath: plain)
+        let late = try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "c.jpg")
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: late)
+        try input.write("waterfall.json", Array(#"{"sort": "date"}"#.utf8))
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        let html = try read(output.path + "/index.html")
+        let order = ["a.jpg", "b.jpg", "c.jpg"].sorted { html.range(of: "photos/\($0).html")!.lowerBound < html.range(of: "photos/\($1).html")!.lowerBound }
+        #expect(order == ["b.jpg", "a.jpg", "c.jpg"])
+    }
+}
