@@ -95,3 +95,24 @@ def test_photo_pages_do_not_shift(paged_site, browser, width):
     assert box == after and box[0] > 0 and box[1] > 0, (box, after)
     shifts = browser.driver.execute_async_script(harness.READ_SHIFTS_JS)
     assert sum(s["value"] for s in shifts if not s.get("hadRecentInput")) == 0, shifts
+
+
+@pytest.mark.parametrize("width", [360, 1440])
+def test_photo_page_box_is_known_without_the_image(paged_site, browser, width):
+    """The view image's box with images blocked equals its box once loaded: fixed before any byte arrives."""
+    photo_page = sorted((paged_site / "photos").glob("*.html"))[1]
+    blocked = harness.Browser.start("photo-blocked", block_images=True)
+    try:
+        blocked.load(photo_page.as_uri(), width, 800)
+        without = blocked.driver.execute_script(
+            "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+    finally:
+        blocked.quit()
+    browser.load(photo_page.as_uri(), width, 800)
+    browser.driver.execute_async_script(
+        "const done = arguments[0]; const img = document.querySelector('.wf-photo img');"
+        "if (img.complete) done(); else img.addEventListener('load', () => done());")
+    loaded = browser.driver.execute_script(
+        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+    assert without[2] > 0 and without[3] > 0, without
+    assert [round(v, 1) for v in without] == [round(v, 1) for v in loaded], (without, loaded)
