@@ -40,7 +40,7 @@ public struct BuildReport: Sendable {
     public var pages = 0
     /// Photos whose header came from the cache instead of the file.
     public var cachedHeaders = 0
-    /// Seconds per stage, in pipeline order: scan, images, pages, write.
+    /// Seconds per stage, in pipeline order: scan, images, pages (rendered and written).
     public var timings: [(stage: String, seconds: Double)] = []
 }
 

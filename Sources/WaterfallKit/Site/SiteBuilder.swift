@@ -53,12 +53,12 @@ public struct SiteBuilder: Sendable {
 
         let root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
                               settings: albumSettings)
-        let pages = try SitePages(configuration: configuration, sizes: sizes, templates: templates).render(root)
-        timer.lap("pages")
-        let removed = try write(pages: pages, photos: derived.photos, theme: theme, originals: configuration.originals)
-        timer.lap("write")
+        let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
+        let pageCount = pages.paths(root).count
+        let removed = try write(pages: pages, root: root, photos: derived.photos, theme: theme, originals: configuration.originals)
+        timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: removed, derived: derived,
-                      scanned: scanned, albums: root.all.count, pages: pages.count)
+                      scanned: scanned, albums: root.all.count, pages: pageCount)
     }
 
     private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)], removed: [String],
@@ -165,7 +165,7 @@ public struct SiteBuilder: Sendable {
                          skipped: skipped)
     }
 
-    private func write(pages: [(path: String, html: String)], photos: [PublishedPhoto], theme: Theme,
+    private func write(pages: SitePages, root: Album, photos: [PublishedPhoto], theme: Theme,
                        originals: SiteConfiguration.OriginalsPolicy) throws(BuildError) -> [String] {
         let assets = try theme.assets().map { asset throws(BuildError) in
             guard let bytes = SiteWriter.contents(of: asset.source) else { throw BuildError("\(asset.source): cannot read") }
@@ -173,11 +173,17 @@ public struct SiteBuilder: Sendable {
         }
         let images = photos.flatMap(\.images)
         let originalPaths = originals == .none ? [] : photos.map(\.photo.originalPath)
-        let files = pages.map(\.path) + assets.map(\.path) + images.map(\.path) + originalPaths
+        let files = pages.paths(root) + assets.map(\.path) + images.map(\.path) + originalPaths
         observe(.writing(files: files.count))
         do {
             var writer = try SiteWriter(output: options.output, files: files)
-            for page in pages { try writer.write(page.html, to: page.path) }
+            try pages.render(root) { path, html throws(BuildError) in
+                do {
+                    try writer.write(html, to: path)
+                } catch {
+                    throw BuildError("\(error)")
+                }
+            }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
             for image in images { try writer.publish(photo: image.stored, as: image.path) }
             if originals != .none {

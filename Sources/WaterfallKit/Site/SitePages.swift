@@ -5,22 +5,32 @@ struct SitePages {
     var sizes: ImageSizes
     var templates: TemplateLibrary
 
-    /// (site path, HTML) for every page, in a stable order.
-    func render(_ root: Album) throws(BuildError) -> [(path: String, html: String)] {
-        var pages: [(path: String, html: String)] = []
+    /// Every page's site path, in the order `render` makes them: known before any is rendered, so the
+    /// writer can check the way is clear.
+    func paths(_ root: Album) -> [String] {
+        root.all.flatMap { album in
+            (1...pageCount(album)).map { Self.galleryPath(album: album.path, page: $0) } + album.photos.map(Self.photoPath)
+        }
+    }
+
+    /// Renders every page and hands each to `emit` at once, so a site of any size is never in memory whole.
+    func render(_ root: Album, emit: (String, String) throws(BuildError) -> Void) throws(BuildError) {
         for album in root.all {
             let trail = breadcrumbs(to: album, in: root)
-            let pageCount = max(1, (album.photos.count + configuration.perPage - 1) / configuration.perPage)
-            for number in 1...pageCount {
+            let count = pageCount(album)
+            for number in 1...count {
                 let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
                 let path = Self.galleryPath(album: album.path, page: number)
-                pages.append((path, try galleryPage(album, number: number, of: pageCount, photos: Array(slice), path: path, trail: trail)))
+                try emit(path, try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail))
             }
             for (index, photo) in album.photos.enumerated() {
-                pages.append((Self.photoPath(photo), try photoPage(album, index: index, trail: trail, root: root)))
+                try emit(Self.photoPath(photo), try photoPage(album, index: index, trail: trail, root: root))
             }
         }
-        return pages
+    }
+
+    private func pageCount(_ album: Album) -> Int {
+        max(1, (album.photos.count + configuration.perPage - 1) / configuration.perPage)
     }
 
     static func galleryPath(album: String, page: Int) -> String {
