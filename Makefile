@@ -15,7 +15,7 @@ C_LIBS       := -ljpeg -lpng16 -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 
-.PHONY: help deps venv build gallery test unit-test browser-test sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs install clean
+.PHONY: help deps venv build gallery test unit-test browser-test sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -27,6 +27,7 @@ help:
 	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time"
 	@echo "make bench-thumbs    derived images against vipsthumbnail, ImageMagick and sigal"
+	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
 deps:
@@ -108,6 +109,10 @@ bench-thumbs: build $(BENCH_DIR)/thumbs/.done
 	@scripts/ensure-packages libvips-tools imagemagick
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
 	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work
+
+bench-scale: build
+	@scripts/ensure-packages time
+	Benchmarks/scale/run.sh .build/release/waterfall $(BENCH_DIR)/scale
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/waterfall/Templates/assets

@@ -200,14 +200,27 @@ struct SiteWriter {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return count == 0 ? bytes : nil }
-            bytes.append(contentsOf: block[..<count])
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        // Sized by fstat and read straight into place; a file that grows meanwhile is read to its end.
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(Int(info.st_size), 1)) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let n = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                count += n
+            }
         }
+        var block = [UInt8](repeating: 0, count: 4096)
+        while bytes.count == Int(info.st_size) {
+            let n = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes.append(contentsOf: block[..<n])
+            info.st_size = off_t(bytes.count)
+        }
+        return bytes
     }
 
     static func writeFile(_ bytes: [UInt8], to path: String) throws(Error) {
