@@ -73,13 +73,13 @@ sanitize: deps
 # Seeds: every fixture. The working corpus lives in .build, so fuzzing never edits the repository.
 fuzz: .build/fuzz/fuzz_header
 	@mkdir -p .build/fuzz/corpus
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/corpus/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/corpus/
 	.build/fuzz/fuzz_header -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1 .build/fuzz/corpus
 
 # A short, seeded, deterministic run for `make test`.
 fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/smoke/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/smoke/
 	.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 .build/fuzz/smoke 2>&1 | tail -n 2
 
 $(BENCH_DIR)/io_floor: Benchmarks/headers/io_floor.c
