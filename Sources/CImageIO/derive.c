@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "derive.h"
+#include "source_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,14 +21,6 @@
 enum { DEFAULT_QUALITY = 82, DEFAULT_MAX_SCANS = 100 };
 static const uint64_t default_max_pixels = 250000000u;
 static const uint64_t default_max_memory = 512u << 20;
-
-static const char *describe_errno(int error, char *text, size_t size) {
-#if defined(__GLIBC__)
-    return strerror_r(error, text, size);
-#else
-    return strerror_r(error, text, size) == 0 ? text : "unknown error";
-#endif
-}
 
 void wf_outcome_fail(wf_decode_outcome *out, wf_derive_status status, const char *format, ...) {
     out->status = status;
@@ -121,13 +114,10 @@ static void sink_commit(void *self) { wf_resampler_commit(&((resampling_sink *)s
 /* Opens the source and decodes it into `sink`. */
 static void decode_file(const char *path, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
                         wf_decode_outcome *outcome) {
-    int fd;
-    do {
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
+    int fd = wf_open_source(path);
     if (fd < 0) {
         char text[128];
-        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot open: %s", describe_errno(errno, text, sizeof text));
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot open: %s", wf_describe_errno(errno, text, sizeof text));
         return;
     }
     wf_stream *stream = malloc(sizeof *stream);
@@ -141,7 +131,7 @@ static void decode_file(const char *path, wf_format format, const wf_decode_opti
     else wf_decode_png(stream, options, sink, outcome);
     if (outcome->status == WF_DERIVE_OK && stream->read_errno != 0) {
         char text[128];
-        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", describe_errno(stream->read_errno, text, sizeof text));
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", wf_describe_errno(stream->read_errno, text, sizeof text));
     }
     free(stream);
     close(fd);

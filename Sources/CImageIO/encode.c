@@ -14,15 +14,11 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "source_file.h"
 
 static wf_derive_status fail_errno(char *message, size_t size, const char *what, int error) {
     char text[128];
-#if defined(__GLIBC__)
-    const char *described = strerror_r(error, text, sizeof text);
-#else
-    const char *described = strerror_r(error, text, sizeof text) == 0 ? text : "unknown error";
-#endif
-    snprintf(message, size, "%s: %s", what, described);
+    snprintf(message, size, "%s: %s", what, wf_describe_errno(error, text, sizeof text));
     return WF_DERIVE_ERR_WRITE;
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "readers.h"
+#include "source_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,12 +20,7 @@ void wf_fail(wf_header *out, wf_status status, const char *format, ...) {
 
 static void fail_errno(wf_header *out, const char *what, int error) {
     char text[128];
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-    const char *described = strerror_r(error, text, sizeof text);
-#else
-    const char *described = strerror_r(error, text, sizeof text) == 0 ? text : "unknown error";
-#endif
-    wf_fail(out, WF_ERR_IO, "%s: %s", what, described);
+    wf_fail(out, WF_ERR_IO, "%s: %s", what, wf_describe_errno(error, text, sizeof text));
 }
 
 static void read_stream(wf_stream *stream, wf_header *out) {
@@ -64,12 +60,7 @@ void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out) 
 
 void wf_read_header_path(const char *path, wf_header *out) {
     reset(out);
-    /* O_NONBLOCK: a FIFO must not hang the build. No fstat up front: a directory fails the first read
-     * with EISDIR, and only an empty read needs a look at what the file is. */
-    int fd;
-    do {
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
+    int fd = wf_open_source(path);
     if (fd < 0) {
         fail_errno(out, "cannot open", errno);
         return;
@@ -77,11 +68,7 @@ void wf_read_header_path(const char *path, wf_header *out) {
     wf_stream stream;
     wf_stream_init_fd(&stream, fd);
     read_stream(&stream, out);
-    struct stat info;
-    if (stream.read_errno == EISDIR) {
-        wf_fail(out, WF_ERR_DIRECTORY, "is a directory");
-    } else if (out->status == WF_ERR_EMPTY && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
-        wf_fail(out, WF_ERR_IO, "not a regular file");
-    }
+    const char *problem = wf_source_problem(&stream, fd, out->status == WF_ERR_EMPTY);
+    if (problem) wf_fail(out, stream.read_errno == EISDIR ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", problem);
     close(fd);
 }

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "metadata_readers.h"
 #include "readers.h"
+#include "source_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +32,7 @@ void wf_metadata_keep(wf_metadata_field *field, const uint8_t *bytes, size_t len
 
 static void fail_errno(wf_metadata *out, const char *what, int error) {
     char text[128];
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-    const char *described = strerror_r(error, text, sizeof text);
-#else
-    const char *described = strerror_r(error, text, sizeof text) == 0 ? text : "unknown error";
-#endif
-    wf_metadata_fail(out, WF_ERR_IO, "%s: %s", what, described);
+    wf_metadata_fail(out, WF_ERR_IO, "%s: %s", what, wf_describe_errno(error, text, sizeof text));
 }
 
 /* Keeps the caller's buffers, forgets everything a previous read wrote. */
@@ -78,11 +74,7 @@ void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *m
 
 void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
     reset(metadata);
-    /* As the header reader: O_NONBLOCK so a FIFO cannot hang the build. */
-    int fd;
-    do {
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
+    int fd = wf_open_source(path);
     if (fd < 0) {
         fail_errno(metadata, "cannot open", errno);
         return;
@@ -90,11 +82,7 @@ void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
     wf_stream stream;
     wf_stream_init_fd(&stream, fd);
     read_stream(&stream, metadata);
-    struct stat info;
-    if (stream.read_errno == EISDIR) {
-        wf_metadata_fail(metadata, WF_ERR_DIRECTORY, "is a directory");
-    } else if (metadata->status == WF_ERR_EMPTY && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
-        wf_metadata_fail(metadata, WF_ERR_IO, "not a regular file");
-    }
+    const char *problem = wf_source_problem(&stream, fd, metadata->status == WF_ERR_EMPTY);
+    if (problem) wf_metadata_fail(metadata, stream.read_errno == EISDIR ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", problem);
     close(fd);
 }
