@@ -4,7 +4,6 @@
  * the ICC profile (APP2) as the only metadata. PNG: libpng, zlib level 6, IHDR, iCCP, IDAT, IEND and
  * nothing else. Both write straight to `path` and remove it again on failure.
  */
-#define _GNU_SOURCE /* strerror_r that returns the text */
 #include "jpeg_support.h"
 
 #include <errno.h>

@@ -33,6 +33,9 @@ public enum WaterfallCLI {
         }
     }
 
+    /// Every command, in the order the help lists them.
+    static var commands: [any Command.Type] { [BuildCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self] }
+
     private static func dispatch(_ arguments: [String], console: Console) throws -> ExitCode {
         guard let first = arguments.first else {
             console.writeError(help)
@@ -41,55 +44,24 @@ public enum WaterfallCLI {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            switch rest.first {
-            case InspectCommand.name: console.out(InspectCommand.help)
-            case BuildCommand.name:
-            guard let command = try BuildCommand.parse(rest) else {
-                console.out(BuildCommand.help)
-                return .success
-            }
-            return command.run(console: console)
-        case ResizeCommand.name:
-            guard let command = try ResizeCommand.parse(rest) else {
-                console.out(ResizeCommand.help)
-                return .success
-            }
-            return try command.run(console: console)
-        case LayoutCommand.name: console.out(LayoutCommand.help)
-            case BuildCommand.name: console.out(BuildCommand.help)
-            case ResizeCommand.name: console.out(ResizeCommand.help)
-            default: console.out(help)
-            }
+            console.out(commands.first { $0.name == rest.first }?.help ?? help)
             return .success
         case "--version", "-V", "version":
             console.out("waterfall \(version)\n")
             return .success
-        case InspectCommand.name:
-            guard let command = try InspectCommand.parse(rest) else {
-                console.out(InspectCommand.help)
-                return .success
-            }
-            return command.run(console: console)
-        case BuildCommand.name:
-            guard let command = try BuildCommand.parse(rest) else {
-                console.out(BuildCommand.help)
-                return .success
-            }
-            return command.run(console: console)
-        case ResizeCommand.name:
-            guard let command = try ResizeCommand.parse(rest) else {
-                console.out(ResizeCommand.help)
-                return .success
-            }
-            return try command.run(console: console)
-        case LayoutCommand.name:
-            guard let command = try LayoutCommand.parse(rest) else {
-                console.out(LayoutCommand.help)
-                return .success
-            }
-            return try command.run(console: console)
         default:
-            throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
+            guard let type = commands.first(where: { $0.name == first }) else {
+                throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
+            }
+            return try run(type, rest, console: console)
         }
+    }
+
+    private static func run<C: Command>(_ type: C.Type, _ arguments: [String], console: Console) throws -> ExitCode {
+        guard let command = try type.parse(arguments) else {
+            console.out(type.help)
+            return .success
+        }
+        return try command.run(console: console)
     }
 }

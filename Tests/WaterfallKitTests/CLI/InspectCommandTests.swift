@@ -109,6 +109,17 @@ struct InspectCommandTests {
         #expect(run.stdout.isEmpty)
     }
 
+    @Test(arguments: ["build", "inspect", "layout", "resize"])
+    func helpForEachCommandPrintsAndDoesNothingElse(command: String) throws {
+        let folder = try TemporaryFolder()
+        for arguments in [["help", command], [command, "--help"]] {
+            let run = try WaterfallProcess.run(arguments, in: folder.path)
+            #expect(run.status == 0)
+            #expect(run.stdout.hasPrefix("Usage: waterfall \(command) "), "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)  // nothing was built
+    }
+
     @Test func helpAndVersion() throws {
         let help = try WaterfallProcess.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("inspect"))

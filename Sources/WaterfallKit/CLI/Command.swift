@@ -1,0 +1,13 @@
+/// A `waterfall` sub-command: its name, its help, its parser and what it does.
+protocol Command {
+    static var name: String { get }
+    static var help: String { get }
+    /// The command for these arguments (those after its name); nil when help was asked for.
+    static func parse(_ arguments: [String]) throws -> Self?
+    func run(console: Console) throws -> ExitCode
+}
+
+extension BuildCommand: Command {}
+extension InspectCommand: Command {}
+extension LayoutCommand: Command {}
+extension ResizeCommand: Command {}
