@@ -9,15 +9,7 @@ extension SiteConfiguration {
 
     /// The configuration in `text` (the contents of `file`) applied over `self`.
     public func applying(json text: String, file: String) throws(FileError) -> SiteConfiguration {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw FileError(file: "\(file):\(error.line):\(error.column)", message: error.message)
-        }
-        guard case .object(let members) = root else {
-            throw FileError(file: file, message: "expected an object ({ ... }) at the top level")
-        }
+        let members = try Self.members(of: text, file: file)
         var result = self
         let reader = Reader(file: file)
         for (key, value) in members {
@@ -28,15 +20,7 @@ extension SiteConfiguration {
 
     /// An album's `waterfall.json`: only title, description, sort, reverse and cover.
     public static func albumSettings(json text: String, file: String) throws(FileError) -> AlbumSettings {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw FileError(file: "\(file):\(error.line):\(error.column)", message: error.message)
-        }
-        guard case .object(let members) = root else {
-            throw FileError(file: file, message: "expected an object ({ ... }) at the top level")
-        }
+        let members = try Self.members(of: text, file: file)
         let reader = Reader(file: file)
         var settings = AlbumSettings()
         var probe = SiteConfiguration()
@@ -62,6 +46,20 @@ extension SiteConfiguration {
             }
         }
         return settings
+    }
+
+    /// The top-level object of a settings file, its keys in file order.
+    private static func members(of text: String, file: String) throws(FileError) -> [(String, JSONValue)] {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw FileError(file: "\(file):\(error.line):\(error.column)", message: error.message)
+        }
+        guard case .object(let members) = root else {
+            throw FileError(file: file, message: "expected an object ({ ... }) at the top level")
+        }
+        return members
     }
 
     fileprivate struct Reader {
