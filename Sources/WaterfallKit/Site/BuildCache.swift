@@ -111,6 +111,29 @@ struct BuildCache: Sendable {
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
+    /// After a whole build: removes the entries of photos that are gone and the images nothing uses any
+    /// more (made with older settings), so a cache a pipeline keeps does not grow without end. Only files
+    /// the cache's own naming could have made are considered.
+    func prune(keepingPhotos names: [String], images stored: [String]) -> Int {
+        let entries = Set(names.map { Self.digest($0) + ".json" })
+        let images = Set(stored.map { String($0.split(separator: "/").last ?? "") })
+        var removed = 0
+        for name in Self.list(SiteWriter.join(folder, "photos")) where Self.isOwn(name, suffixes: [".json"]) && !entries.contains(name) {
+            if unlink(SiteWriter.join(folder, "photos/" + name)) == 0 { removed += 1 }
+        }
+        for name in Self.list(SiteWriter.join(folder, "images")) where Self.isOwn(name, suffixes: [".jpg", ".png"]) && !images.contains(name) {
+            if unlink(SiteWriter.join(folder, "images/" + name)) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Sixteen hex digits and one of the suffixes: a name this cache gives its files.
+    private static func isOwn(_ name: String, suffixes: [String]) -> Bool {
+        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        let stem = name.dropLast(suffix.count)
+        return stem.count == 16 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
     /// The file's 128-bit content hash as hex; nil when it cannot be read.
     static func contentHash(_ path: String) -> String? {
         var hash: (UInt64, UInt64) = (0, 0)

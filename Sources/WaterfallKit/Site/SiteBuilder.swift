@@ -56,6 +56,8 @@ public struct SiteBuilder: Sendable {
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let pageCount = pages.paths(root).count
         let removed = try write(pages: pages, root: root, photos: derived.photos, theme: theme, originals: configuration.originals)
+        // Photos that failed this build keep their entries (their images may come back with a fix).
+        _ = cache.prune(keepingPhotos: scanned.photos.map(\.name), images: derived.photos.flatMap { $0.images.map(\.stored) })
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: removed, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)

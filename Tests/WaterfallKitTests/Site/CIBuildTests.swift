@@ -176,3 +176,22 @@ struct WatchModeTests {
         #expect(process.isRunning)
     }
 }
+
+struct CachePruningTests {
+    @Test func aWholeBuildDropsWhatNoPhotoUsesAnyMore() throws {
+        let input = try CIBuildTests.gallery(["coffee-cup.jpg", "clock-motion-blur.jpg"])
+        let output = try TemporaryFolder()
+        let images = output.path + "/.waterfall/cache/images", entries = output.path + "/.waterfall/cache/photos"
+        func count(_ folder: String) throws -> Int { try FileManager.default.contentsOfDirectory(atPath: folder).count }
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        #expect(try count(images) == 5 && count(entries) == 2)  // coffee-cup: 2 tiles + view; the clock: 1 + view
+        try input.write("waterfall.json", Array(#"{"quality": 60}"#.utf8))        // new settings: new images
+        try FileManager.default.removeItem(atPath: input.path + "/clock-motion-blur.jpg")  // a photo gone
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: images + "/notes.txt"))  // not a cache name
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
+        #expect(try count(entries) == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images).sorted().filter { $0 != "notes.txt" }.count == 3)
+        #expect(FileManager.default.fileExists(atPath: images + "/notes.txt"))
+        #expect(LinkChecker.brokenLinks(in: output.path) == [])
+    }
+}
