@@ -5,44 +5,22 @@
  * eXIf, time and the rest are never even parsed, so a zTXt bomb costs nothing. A damaged critical chunk
  * (xcsn0g01's IDAT CRC) is an error, never a partly decoded image.
  */
-#include <png.h>
+#include "png_support.h"
 #include <stdlib.h>
 #include <string.h>
 
 #include "derive.h"
 
 typedef struct {
-    wf_stream *stream;
-    int reached_end;
-    int warnings;
+    wf_png_io io; /* first: libpng's error and I/O pointer */
     wf_derive_status sink_status;
-    char message[200];
     uint8_t *image;     /* interlaced files: the whole image */
     png_bytep *rows;
 } png_context;
 
-static void on_error(png_structp png, png_const_charp message) {
-    png_context *context = (png_context *)png_get_error_ptr(png);
-    snprintf(context->message, sizeof context->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp message) {
-    (void)message;
-    ((png_context *)png_get_error_ptr(png))->warnings++;
-}
-
-static void read_bytes(png_structp png, png_bytep destination, size_t length) {
-    png_context *context = (png_context *)png_get_io_ptr(png);
-    if (wf_stream_read(context->stream, destination, length) != length) {
-        context->reached_end = 1;
-        png_error(png, "file ends early");
-    }
-}
-
 static void run(png_structp png, png_infop info, png_context *context, const wf_decode_options *options,
                 wf_pixel_sink *sink, wf_decode_outcome *out) {
-    png_set_read_fn(png, context, read_bytes);
+    png_set_read_fn(png, context, wf_png_read_bytes);
     /* Size limits are the caller's pixel cap, checked on the header before we get here. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_set_chunk_malloc_max(png, WF_MAX_ICC_LENGTH + 4096);
@@ -105,7 +83,7 @@ static void run(png_structp png, png_infop info, png_context *context, const wf_
     }
     /* Reads to IEND: checks the last IDAT's CRC and that the file is whole. */
     png_read_end(png, NULL);
-    out->warnings += context->warnings;
+    out->warnings += context->io.warnings;
     out->status = WF_DERIVE_OK;
 }
 
@@ -116,9 +94,9 @@ void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel
         wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
-    context->stream = stream;
+    context->io.stream = stream;
     context->sink_status = WF_DERIVE_OK;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, on_error, on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, wf_png_on_error, wf_png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);
@@ -132,11 +110,11 @@ void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel
         free(out->icc);
         out->icc = NULL;
         out->icc_length = 0;
-        char *text = context->message;
+        char *text = context->io.message;
         if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
         if (context->sink_status != WF_DERIVE_OK)
             wf_outcome_fail(out, context->sink_status, "%s", text);
-        else if (context->reached_end)
+        else if (context->io.reached_end)
             wf_outcome_fail(out, WF_DERIVE_ERR_TRUNCATED, "truncated PNG: the image data ends early");
         else
             wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt PNG: %s", text);

@@ -2,36 +2,14 @@
  * PNG header reading with libpng's png_read_info over a block source, with a setjmp error handler:
  * libpng's errors become a status and a message, never abort().
  */
-#include <png.h>
+#include "png_support.h"
 #include <string.h>
 
 #include "readers.h"
 
 typedef struct {
-    wf_stream *stream;
-    int reached_end;
-    int warnings;
-    char message[160];
+    wf_png_io io; /* first: libpng's error and I/O pointer */
 } png_context;
-
-static void on_error(png_structp png, png_const_charp message) {
-    png_context *context = (png_context *)png_get_error_ptr(png);
-    snprintf(context->message, sizeof context->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp message) {
-    (void)message;
-    ((png_context *)png_get_error_ptr(png))->warnings++;
-}
-
-static void read_bytes(png_structp png, png_bytep destination, size_t length) {
-    png_context *context = (png_context *)png_get_io_ptr(png);
-    if (wf_stream_read(context->stream, destination, length) != length) {
-        context->reached_end = 1;
-        png_error(png, "file ends early");
-    }
-}
 
 /* Only IHDR (and eXIf, for orientation) matter here: every other chunk before IDAT is skipped unparsed,
  * so a huge or hostile iCCP, zTXt or iTXt is never decompressed. */
@@ -48,24 +26,13 @@ static int32_t orientation(png_structp png, png_infop info) {
     return wf_exif_orientation(exif, length);
 }
 
-static void lowercase_first(char *text) {
-    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
-}
-
-/* libpng lets chunks it is told to ignore pass before IHDR; the format says IHDR comes first. */
-static int ihdr_comes_first(wf_stream *stream) {
-    const uint8_t *bytes;
-    size_t length = wf_stream_peek(stream, &bytes);
-    return length < 16 || memcmp(bytes + 12, "IHDR", 4) == 0;
-}
-
 void wf_read_png_header(wf_stream *stream, wf_header *out) {
-    if (!ihdr_comes_first(stream)) {
+    if (!wf_png_ihdr_comes_first(stream)) {
         wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: the first chunk is not IHDR");
         return;
     }
-    png_context context = {.stream = stream};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
+    png_context context = {.io.stream = stream};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, wf_png_on_error, wf_png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);
@@ -73,7 +40,7 @@ void wf_read_png_header(wf_stream *stream, wf_header *out) {
         return;
     }
     if (setjmp(png_jmpbuf(png)) == 0) {
-        png_set_read_fn(png, &context, read_bytes);
+        png_set_read_fn(png, &context, wf_png_read_bytes);
         /* libpng's own 1,000,000-pixel side limit is lifted to the format's maximum; the caller's pixel
          * cap is the limit that matters, and it names the real size in its message. */
         png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
@@ -87,15 +54,15 @@ void wf_read_png_header(wf_stream *stream, wf_header *out) {
         out->bit_depth = png_get_bit_depth(png, info);
         out->progressive = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
         out->orientation = orientation(png, info);
-        out->warnings = context.warnings;
+        out->warnings = context.io.warnings;
         out->status = WF_OK;
     } else {
-        lowercase_first(context.message);
-        if (context.reached_end)
+        wf_png_lowercase_first(context.io.message);
+        if (context.io.reached_end)
             wf_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends after %llu bytes, inside the header",
                     (unsigned long long)stream->bytes_read);
         else
-            wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: %s", context.message);
+            wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: %s", context.io.message);
     }
     png_destroy_read_struct(&png, &info, NULL);
 }

@@ -2,7 +2,7 @@
  * PNG metadata: the eXIf chunk and the Description and Title text chunks before IDAT, through libpng's
  * png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
  */
-#include <png.h>
+#include "png_support.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,24 +16,10 @@ enum {
 };
 
 typedef struct {
-    wf_stream *stream;
+    wf_png_io io;        /* first: libpng's error and I/O pointer */
     uint64_t position;   /* bytes handed to libpng so far */
     uint64_t next_chunk; /* where the next chunk's length and type start */
-    int reached_end;
-    int warnings;
-    char message[160];
 } png_context;
-
-static void on_error(png_structp png, png_const_charp message) {
-    png_context *context = (png_context *)png_get_error_ptr(png);
-    snprintf(context->message, sizeof context->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void on_warning(png_structp png, png_const_charp message) {
-    (void)message;
-    ((png_context *)png_get_error_ptr(png))->warnings++;
-}
 
 /* libpng's allocations go through here, so that no claimed length can make it ask for gigabytes. */
 static png_voidp allocate(png_structp png, png_alloc_size_t size) {
@@ -69,10 +55,7 @@ static void rename_oversized(png_context *context, png_bytep header) {
 
 static void read_bytes(png_structp png, png_bytep destination, size_t length) {
     png_context *context = (png_context *)png_get_io_ptr(png);
-    if (wf_stream_read(context->stream, destination, length) != length) {
-        context->reached_end = 1;
-        png_error(png, "file ends early");
-    }
+    wf_png_read_bytes(png, destination, length);
     if (length == 8 && context->position == context->next_chunk) rename_oversized(context, destination);
     context->position += length;
 }
@@ -119,24 +102,13 @@ static void collect(png_structp png, png_infop info, wf_metadata *out) {
     }
 }
 
-static void lowercase_first(char *text) {
-    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
-}
-
-/* libpng lets chunks it is told to ignore pass before IHDR; the format says IHDR comes first. */
-static int ihdr_comes_first(wf_stream *stream) {
-    const uint8_t *bytes;
-    size_t length = wf_stream_peek(stream, &bytes);
-    return length < 16 || memcmp(bytes + 12, "IHDR", 4) == 0;
-}
-
 void wf_read_png_metadata(wf_stream *stream, wf_metadata *out) {
-    if (!ihdr_comes_first(stream)) {
+    if (!wf_png_ihdr_comes_first(stream)) {
         wf_metadata_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: the first chunk is not IHDR");
         return;
     }
-    png_context context = {.stream = stream, .next_chunk = 8};
-    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning, NULL,
+    png_context context = {.io.stream = stream, .next_chunk = 8};
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &context, wf_png_on_error, wf_png_on_warning, NULL,
                                                allocate, release);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
@@ -155,13 +127,13 @@ void wf_read_png_metadata(wf_stream *stream, wf_metadata *out) {
         out->status = WF_OK;
     } else {
         collect(png, info, out);
-        lowercase_first(context.message);
-        if (context.reached_end)
+        wf_png_lowercase_first(context.io.message);
+        if (context.io.reached_end)
             wf_metadata_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends after %llu bytes, inside the header",
                              (unsigned long long)stream->bytes_read);
         else
-            wf_metadata_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: %s", context.message);
+            wf_metadata_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: %s", context.io.message);
     }
-    out->warnings = context.warnings;
+    out->warnings = context.io.warnings;
     png_destroy_read_struct(&png, &info, NULL);
 }
