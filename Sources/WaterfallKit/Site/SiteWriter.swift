@@ -13,7 +13,8 @@ import Darwin
 ///
 /// - Every file is written to a temporary file in `.waterfall/tmp` and renamed into place, so a reader
 ///   never sees half a file. A file whose bytes are already there is left alone (its time stamp too).
-/// - Photos are hard-linked when the output is on the same file system, copied otherwise.
+/// - Published files (derived images from the cache, originals) are hard-linked when on the same file
+///   system, copied otherwise.
 /// - `.waterfall/manifest` lists every file Waterfall wrote. The next build removes those it no longer
 ///   produces, and refuses to overwrite any file the manifest does not list: a file Waterfall did not
 ///   write is never replaced or deleted. Before anything is written, the manifest is widened to cover
@@ -79,19 +80,6 @@ struct SiteWriter {
             try Self.copyFile(source, to: temporary)
         }
         try install(temporary, at: destination)
-    }
-
-    /// Moves a file made elsewhere in the output folder (a derived image, staged) into place as `path`.
-    mutating func install(staged: String, as path: String) throws(Error) {
-        precondition(planned.contains(path), "\(path) was not announced to SiteWriter")
-        written.append(path)
-        try install(staged, at: Self.join(output, path))
-    }
-
-    /// Counts `path`, written by an earlier build and still right, as written by this one.
-    mutating func keep(_ path: String) {
-        precondition(planned.contains(path), "\(path) was not announced to SiteWriter")
-        written.append(path)
     }
 
     /// Removes what the last build wrote and this one did not, and records the final manifest.
