@@ -29,16 +29,7 @@ public struct HeaderReader: Sendable {
         guard let format = SniffedFormat(raw: raw.format).readable else {
             return .failure(ImageReadError(.unsupported, "unsupported format"))
         }
-        let header = ImageHeader(
-            format: format,
-            pixelWidth: Int(raw.width),
-            pixelHeight: Int(raw.height),
-            orientation: Orientation(rawValue: Int(raw.orientation)),
-            components: Int(raw.components),
-            progressive: raw.progressive != 0,
-            bitDepth: Int(raw.bit_depth),
-            bytesRead: Int(raw.bytes_read)
-        )
+        let header = ImageHeader(raw, format: format)
         return check(header).map { .failure($0) } ?? .success(header)
     }
 

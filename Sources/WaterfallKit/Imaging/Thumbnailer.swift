@@ -51,16 +51,7 @@ public struct Thumbnailer: Sendable {
             format: result.output_format == WF_FORMAT_PNG ? .png : .jpeg,
             width: Int(result.width),
             height: Int(result.height),
-            source: ImageHeader(
-                format: SniffedFormat(raw: header.format).readable ?? .jpeg,
-                pixelWidth: Int(header.width),
-                pixelHeight: Int(header.height),
-                orientation: Orientation(rawValue: Int(header.orientation)),
-                components: Int(header.components),
-                progressive: header.progressive != 0,
-                bitDepth: Int(header.bit_depth),
-                bytesRead: Int(header.bytes_read)
-            ),
+            source: ImageHeader(header, format: SniffedFormat(raw: header.format).readable ?? .jpeg),
             dctScale: Int(result.scale_denom),
             colorProfileLength: Int(result.icc_length),
             warnings: Int(result.warnings)
