@@ -66,7 +66,7 @@ wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t
         if (setjmp(w->error.jump) == 0) {
             write_jpeg(w, file, pixels, width, height, channels, quality, icc, icc_length);
         } else {
-            wf_jpeg_lowercase_first(w->error.message);
+            wf_lowercase_first(w->error.message);
             snprintf(message, size, "cannot write the JPEG: %s", w->error.message);
             status = WF_DERIVE_ERR_WRITE;
         }

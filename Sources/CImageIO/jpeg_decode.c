@@ -10,6 +10,7 @@
  * jpeg_finish_decompress is called, so the file must also reach its EOI marker.
  */
 #include "jpeg_support.h"
+#include "source_file.h"
 #include "derive.h"
 
 #include <stdlib.h>
@@ -193,7 +194,7 @@ static void describe_failure(decoder *d, wf_decode_outcome *out) {
         wf_outcome_fail(out, WF_DERIVE_ERR_TRUNCATED, "truncated JPEG: the image data ends early");
         return;
     case WF_JPEG_STOP_DAMAGED:
-        wf_jpeg_lowercase_first(message);
+        wf_lowercase_first(message);
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "%s", message);
         return;
     case WF_JPEG_STOP_UNSUPPORTED:
@@ -213,10 +214,10 @@ static void describe_failure(decoder *d, wf_decode_outcome *out) {
         wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory decoding the JPEG");
     } else if (error->msg_code == JERR_SOF_UNSUPPORTED || error->msg_code == JERR_BAD_PRECISION ||
                error->msg_code == JERR_CONVERSION_NOTIMPL) {
-        wf_jpeg_lowercase_first(message);
+        wf_lowercase_first(message);
         wf_outcome_fail(out, WF_DERIVE_ERR_UNSUPPORTED, "%s", message);
     } else {
-        wf_jpeg_lowercase_first(message);
+        wf_lowercase_first(message);
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt JPEG: %s", message);
     }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jpeg_support.h"
+#include "source_file.h"
 #include "readers.h"
 
 /* What the APP1 handler learns. IFD0 fits in `inline_exif` in every real file; a bigger one (an IFD0
@@ -85,7 +86,7 @@ static const char *process_name(int marker) {
 static void describe_failure(reader *r, wf_header *out) {
     const struct jpeg_error_mgr *error = &r->error.manager;
     char *message = r->error.message;
-    wf_jpeg_lowercase_first(message);
+    wf_lowercase_first(message);
     if (r->source.reached_end) {
         wf_fail(out, WF_ERR_TRUNCATED, "truncated JPEG: the file ends after %llu bytes, inside the header",
                 (unsigned long long)r->source.stream->bytes_read);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jpeg_support.h"
+#include "source_file.h"
 #include "metadata_readers.h"
 
 typedef struct {
@@ -53,7 +54,7 @@ static boolean read_app1(j_decompress_ptr info) {
 
 static void describe_failure(reader *r, wf_metadata *out) {
     const struct jpeg_error_mgr *error = &r->error.manager;
-    wf_jpeg_lowercase_first(r->error.message);
+    wf_lowercase_first(r->error.message);
     if (r->source.reached_end)
         wf_metadata_fail(out, WF_ERR_TRUNCATED, "truncated JPEG: the file ends after %llu bytes, inside the header",
                          (unsigned long long)r->source.stream->bytes_read);

@@ -62,9 +62,6 @@ void wf_jpeg_fail(j_common_ptr info, int stop, const char *format, ...) {
     longjmp(error->jump, 1);
 }
 
-void wf_jpeg_lowercase_first(char *text) {
-    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
-}
 
 /* ---- source manager: blocks from a wf_stream, skips that seek instead of reading ---- */
 

@@ -53,7 +53,4 @@ void wf_jpeg_source_init(wf_jpeg_source *source, wf_stream *stream);
  * past the end of the data is JERR_INPUT_EOF. For marker processors. */
 void wf_jpeg_take(j_decompress_ptr info, uint8_t *destination, size_t length);
 
-/* libjpeg's message with its first letter lowercased, for "corrupt JPEG: ..." style messages. */
-void wf_jpeg_lowercase_first(char *text);
-
 #endif

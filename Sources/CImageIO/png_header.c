@@ -3,6 +3,7 @@
  * libpng's errors become a status and a message, never abort().
  */
 #include "png_support.h"
+#include "source_file.h"
 #include <string.h>
 
 #include "readers.h"
@@ -57,7 +58,7 @@ void wf_read_png_header(wf_stream *stream, wf_header *out) {
         out->warnings = context.io.warnings;
         out->status = WF_OK;
     } else {
-        wf_png_lowercase_first(context.io.message);
+        wf_lowercase_first(context.io.message);
         if (context.io.reached_end)
             wf_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends after %llu bytes, inside the header",
                     (unsigned long long)stream->bytes_read);

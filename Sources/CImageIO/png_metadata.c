@@ -3,6 +3,7 @@
  * png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
  */
 #include "png_support.h"
+#include "source_file.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,7 @@ void wf_read_png_metadata(wf_stream *stream, wf_metadata *out) {
         out->status = WF_OK;
     } else {
         collect(png, info, out);
-        wf_png_lowercase_first(context.io.message);
+        wf_lowercase_first(context.io.message);
         if (context.io.reached_end)
             wf_metadata_fail(out, WF_ERR_TRUNCATED, "truncated PNG: the file ends after %llu bytes, inside the header",
                              (unsigned long long)stream->bytes_read);

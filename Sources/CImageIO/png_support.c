@@ -27,7 +27,3 @@ int wf_png_ihdr_comes_first(wf_stream *stream) {
     size_t length = wf_stream_peek(stream, &bytes);
     return length < 16 || memcmp(bytes + 12, "IHDR", 4) == 0;
 }
-
-void wf_png_lowercase_first(char *text) {
-    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
-}

@@ -26,7 +26,4 @@ void wf_png_read_bytes(png_structp png, png_bytep destination, size_t length);
 /* libpng lets chunks it is told to ignore pass before IHDR; the format says IHDR comes first. */
 int wf_png_ihdr_comes_first(wf_stream *stream);
 
-/* libpng's message with its first letter lowercased, for "corrupt PNG header: ..." style messages. */
-void wf_png_lowercase_first(char *text);
-
 #endif

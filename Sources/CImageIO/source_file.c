@@ -29,3 +29,7 @@ const char *wf_source_problem(const wf_stream *stream, int fd, int read_nothing)
     if (read_nothing && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) return "not a regular file";
     return NULL;
 }
+
+void wf_lowercase_first(char *text) {
+    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] += 'a' - 'A';
+}

@@ -18,4 +18,8 @@ const char *wf_describe_errno(int error, char *text, size_t size);
  * read needs a look), or NULL when it is an ordinary file. */
 const char *wf_source_problem(const wf_stream *stream, int fd, int read_nothing);
 
+/* A library message with its first letter lowercased (not an acronym's), for "corrupt JPEG: ..." style
+ * messages. */
+void wf_lowercase_first(char *text);
+
 #endif
