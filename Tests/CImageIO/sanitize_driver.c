@@ -7,18 +7,7 @@
 #include <stdlib.h>
 
 #include "cimageio.h"
-
-static unsigned char *slurp(const char *path, size_t *length) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    unsigned char *bytes = malloc(size > 0 ? (size_t)size : 1);
-    *length = fread(bytes, 1, (size_t)size, file);
-    fclose(file);
-    return bytes;
-}
+#include "slurp.h"
 
 int main(int argc, char **argv) {
     long reads = 0, ok = 0;

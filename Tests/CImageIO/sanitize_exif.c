@@ -12,22 +12,7 @@
 #include <string.h>
 
 #include "cimageio.h"
-
-static unsigned char *slurp(const char *path, size_t *length) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    if (size < 0) {
-        fclose(file);
-        return NULL;
-    }
-    unsigned char *bytes = malloc(size > 0 ? (size_t)size : 1);
-    *length = fread(bytes, 1, (size_t)size, file);
-    fclose(file);
-    return bytes;
-}
+#include "slurp.h"
 
 static void check_field(const char *path, const char *name, const wf_metadata_field *field) {
     if (field->length > field->capacity || field->length > field->total ||
