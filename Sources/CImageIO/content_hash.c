@@ -1,57 +1,97 @@
 /*
- * A 128-bit content hash of a file (two FNV-1a 64 lanes with different seeds, over 8-byte words), for
- * recognising a photo in a cache restored on another machine, where modification times differ. Not a
- * cryptographic hash: it guards against accidents (a changed file), not against an attacker who can write
- * the cache anyway.
+ * A 128-bit content hash (two FNV-1a 64 lanes with different seeds, over 8-byte words), for recognising a
+ * photo in a cache restored on another machine, where modification times differ, for checking that a
+ * cached image is the one its entry describes, and for proving that a file in the output is the one
+ * Waterfall wrote. Not a cryptographic hash: it guards against accidents and planted files, not against
+ * someone who can also write the records that hold the hashes.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cimageio.h"
+#include "source_file.h"
 
-int wf_hash_file(const char *path, uint64_t hash[2]) {
-    int fd;
-    do {
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return -1;
+typedef struct {
+    uint64_t a, b, length;
+} hash_state;
+
+static const uint64_t prime = 0x100000001b3ull;
+
+static void hash_init(hash_state *h) {
+    h->a = 0xcbf29ce484222325ull;
+    h->b = 0x84222325cbf29ce4ull;
+    h->length = 0;
+}
+
+/* Words are taken from the start of each call's bytes: callers feed whole blocks, so the words of a file
+ * are the same whichever way it is read, as long as every block but the last is a multiple of 8 bytes. */
+static void hash_update(hash_state *h, const uint8_t *bytes, size_t n) {
+    uint64_t a = h->a, b = h->b;
+    size_t words = n / 8, i = 0;
+    for (; i < words; i++) {
+        uint64_t w;
+        memcpy(&w, bytes + i * 8, 8);
+        a = (a ^ w) * prime;
+        b = (b ^ (w >> 32 | w << 32)) * prime;
+        b ^= b >> 29;
+    }
+    for (size_t j = i * 8; j < n; j++) {
+        a = (a ^ bytes[j]) * prime;
+        b = (b ^ (uint64_t)bytes[j] << 7) * prime;
+    }
+    h->a = a;
+    h->b = b;
+    h->length += n;
+}
+
+static void hash_final(const hash_state *h, uint64_t hash[2]) {
+    hash[0] = h->a ^ h->length;
+    hash[1] = h->b ^ (h->length * prime);
+}
+
+void wf_hash_bytes(const uint8_t *bytes, size_t length, uint64_t hash[2]) {
+    hash_state h;
+    hash_init(&h);
+    hash_update(&h, bytes, length);
+    hash_final(&h, hash);
+}
+
+int wf_hash_fd(int fd, uint64_t hash[2]) {
     enum { BLOCK = 1 << 20 };
     uint8_t *block = malloc(BLOCK);
-    if (!block) {
-        close(fd);
-        return -1;
-    }
-    uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull, length = 0;
-    const uint64_t prime = 0x100000001b3ull;
+    if (!block) return -1;
+    hash_state h;
+    hash_init(&h);
+    uint64_t offset = 0;
     for (;;) {
-        ssize_t n = read(fd, block, BLOCK);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            free(block);
-            close(fd);
-            return -1;
+        /* Fill the block completely (short reads happen), so block boundaries fall on word boundaries. */
+        size_t filled = 0;
+        while (filled < BLOCK) {
+            ssize_t n = pread(fd, block + filled, BLOCK - filled, (off_t)(offset + filled));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                free(block);
+                return -1;
+            }
+            if (n == 0) break;
+            filled += (size_t)n;
         }
-        if (n == 0) break;
-        length += (uint64_t)n;
-        size_t words = (size_t)n / 8, i = 0;
-        for (; i < words; i++) {
-            uint64_t w;
-            memcpy(&w, block + i * 8, 8);
-            a = (a ^ w) * prime;
-            b = (b ^ (w >> 32 | w << 32)) * prime;
-            b ^= b >> 29;
-        }
-        for (size_t j = i * 8; j < (size_t)n; j++) {
-            a = (a ^ block[j]) * prime;
-            b = (b ^ (uint64_t)block[j] << 7) * prime;
-        }
+        hash_update(&h, block, filled);
+        offset += filled;
+        if (filled < BLOCK) break;
     }
     free(block);
-    close(fd);
-    hash[0] = a ^ length;
-    hash[1] = b ^ (length * prime);
+    hash_final(&h, hash);
     return 0;
+}
+
+int wf_hash_file(const char *path, uint64_t hash[2]) {
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
+    if (fd < 0) return -1;
+    int status = wf_hash_fd(fd, hash);
+    close(fd);
+    return status;
 }

@@ -114,10 +114,10 @@ static void sink_commit(void *self) { wf_resampler_commit(&((resampling_sink *)s
 /* Opens the source and decodes it into `sink`. */
 static void decode_file(const char *path, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
                         wf_decode_outcome *outcome) {
-    int fd = wf_open_source(path);
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
     if (fd < 0) {
-        char text[128];
-        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot open: %s", wf_describe_errno(errno, text, sizeof text));
+        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "%s", failure.reason);
         return;
     }
     wf_stream *stream = malloc(sizeof *stream);

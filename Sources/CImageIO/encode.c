@@ -2,11 +2,13 @@
  * The two encoders of derived images. JPEG: libjpeg, baseline (not progressive: thumbnails are small, and
  * baseline is faster to write and to decode), 4:2:0 for colour, Huffman tables optimised, a JFIF APP0 and
  * the ICC profile (APP2) as the only metadata. PNG: libpng, zlib level 6, IHDR, iCCP, IDAT, IEND and
- * nothing else. Both write straight to `path` and remove it again on failure.
+ * nothing else. Both create `path` as a new file (never through a symbolic link, never over an existing
+ * file) and remove it again on failure.
  */
 #include "jpeg_support.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,24 @@ static wf_derive_status fail_errno(char *message, size_t size, const char *what,
     char text[128];
     snprintf(message, size, "%s: %s", what, wf_describe_errno(error, text, sizeof text));
     return WF_DERIVE_ERR_WRITE;
+}
+
+/* A new file for writing: O_EXCL and O_NOFOLLOW, so nothing already there (a file or a planted link) is
+ * written through or replaced. */
+static FILE *create_output(const char *path) {
+    int fd;
+    do {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return NULL;
+    FILE *file = fdopen(fd, "wb");
+    if (!file) {
+        int saved = errno;
+        close(fd);
+        unlink(path);
+        errno = saved;
+    }
+    return file;
 }
 
 typedef struct {
@@ -54,7 +74,7 @@ static void write_jpeg(jpeg_writer *w, FILE *file, const uint8_t *pixels, uint32
 wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size) {
-    FILE *file = fopen(path, "wb");
+    FILE *file = create_output(path);
     if (!file) return fail_errno(message, size, "cannot create the output", errno);
     jpeg_writer *w = calloc(1, sizeof *w);
     wf_derive_status status = WF_DERIVE_OK;
@@ -115,7 +135,7 @@ static void write_png(png_structp png, png_infop info, FILE *file, const uint8_t
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size) {
-    FILE *file = fopen(path, "wb");
+    FILE *file = create_output(path);
     if (!file) return fail_errno(message, size, "cannot create the output", errno);
     wf_derive_status status = WF_DERIVE_OK;
     png_writer *w = calloc(1, sizeof *w); /* on the heap: it must survive the longjmp */

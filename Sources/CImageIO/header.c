@@ -60,15 +60,14 @@ void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out) 
 
 void wf_read_header_path(const char *path, wf_header *out) {
     reset(out);
-    int fd = wf_open_source(path);
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
     if (fd < 0) {
-        fail_errno(out, "cannot open", errno);
+        wf_fail(out, failure.is_directory ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", failure.reason);
         return;
     }
     wf_stream stream;
     wf_stream_init_fd(&stream, fd);
     read_stream(&stream, out);
-    const char *problem = wf_source_problem(&stream, fd, out->status == WF_ERR_EMPTY);
-    if (problem) wf_fail(out, stream.read_errno == EISDIR ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", problem);
     close(fd);
 }

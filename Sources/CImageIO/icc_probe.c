@@ -3,10 +3,12 @@
  * of the ICC collector wf_derive uses, to check what it wrote.
  */
 #include "jpeg_support.h"
+#include "source_file.h"
 
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     struct jpeg_decompress_struct info;
@@ -69,8 +71,14 @@ static size_t png_profile(FILE *file, uint8_t *buffer, size_t capacity) {
 }
 
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return 0;
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
+    if (fd < 0) return 0;
+    FILE *file = fdopen(fd, "rb");
+    if (!file) {
+        close(fd);
+        return 0;
+    }
     uint8_t magic[2] = {0, 0};
     size_t got = fread(magic, 1, 2, file);
     rewind(file);

@@ -74,15 +74,14 @@ void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *m
 
 void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
     reset(metadata);
-    int fd = wf_open_source(path);
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
     if (fd < 0) {
-        fail_errno(metadata, "cannot open", errno);
+        wf_metadata_fail(metadata, failure.is_directory ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", failure.reason);
         return;
     }
     wf_stream stream;
     wf_stream_init_fd(&stream, fd);
     read_stream(&stream, metadata);
-    const char *problem = wf_source_problem(&stream, fd, metadata->status == WF_ERR_EMPTY);
-    if (problem) wf_metadata_fail(metadata, stream.read_errno == EISDIR ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", problem);
     close(fd);
 }

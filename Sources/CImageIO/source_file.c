@@ -4,14 +4,40 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-int wf_open_source(const char *path) {
+/* What kind of thing a non-regular file is, for the message. */
+static const char *kind_of(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "not a file";
+}
+
+int wf_open_source(const char *path, wf_source_failure *failure) {
     int fd;
     do {
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        char text[128];
+        failure->is_directory = 0;
+        snprintf(failure->reason, sizeof failure->reason, "cannot open: %s", wf_describe_errno(errno, text, sizeof text));
+        return -1;
+    }
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        int directory = fstat(fd, &info) == 0 && S_ISDIR(info.st_mode);
+        failure->is_directory = directory;
+        if (directory) snprintf(failure->reason, sizeof failure->reason, "is a directory");
+        else snprintf(failure->reason, sizeof failure->reason, "not a regular file (%s)", kind_of(info.st_mode));
+        close(fd);
+        return -1;
+    }
     return fd;
 }
 
@@ -21,13 +47,6 @@ const char *wf_describe_errno(int error, char *text, size_t size) {
 #else
     return strerror_r(error, text, size) == 0 ? text : "unknown error";
 #endif
-}
-
-const char *wf_source_problem(const wf_stream *stream, int fd, int read_nothing) {
-    if (stream->read_errno == EISDIR) return "is a directory";
-    struct stat info;
-    if (read_nothing && fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) return "not a regular file";
-    return NULL;
 }
 
 void wf_lowercase_first(char *text) {

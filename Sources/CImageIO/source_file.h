@@ -6,17 +6,19 @@
 
 #include "stream.h"
 
-/* open(2) for reading, retried on EINTR. O_NONBLOCK so that a FIFO cannot hang a build: it reads as empty
- * and `wf_source_problem` names it. -1 with errno set on failure. */
-int wf_open_source(const char *path);
+/* Why a source could not be opened. */
+typedef struct {
+    int is_directory;
+    char reason[160]; /* "cannot open: No such file or directory", "is a directory", "not a regular file (a FIFO)" */
+} wf_source_failure;
+
+/* open(2) for reading, retried on EINTR, with O_NONBLOCK so that opening a FIFO cannot block; then anything
+ * but a regular file is refused (a FIFO or a device would hang a read or never end). -1 on failure, with
+ * `failure` filled in. */
+int wf_open_source(const char *path, wf_source_failure *failure);
 
 /* strerror's text for `error`, thread-safely (in `text` or a static string). */
 const char *wf_describe_errno(int error, char *text, size_t size);
-
-/* What is wrong with the file behind `fd` after a read that failed or found nothing: "is a directory"
- * (no fstat up front: a folder fails the first read with EISDIR), "not a regular file" (only an empty
- * read needs a look), or NULL when it is an ordinary file. */
-const char *wf_source_problem(const wf_stream *stream, int fd, int read_nothing);
 
 /* A library message with its first letter lowercased (not an acronym's), for "corrupt JPEG: ..." style
  * messages. */

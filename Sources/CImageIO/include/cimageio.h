@@ -153,8 +153,15 @@ void wf_image_free(wf_image *image);
  * bytes), 0 when there is none. */
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
 
-/* A 128-bit content hash of a whole file (not cryptographic). 0 on success, -1 when it cannot be read. */
+/* A 128-bit content hash of a whole file (not cryptographic). 0 on success, -1 when it cannot be read or
+ * is not a regular file (opened non-blocking: a FIFO cannot hang it). */
 int wf_hash_file(const char *path, uint64_t hash[2]);
+
+/* The same hash of an open file, read from offset 0 with pread (the file offset is not moved). */
+int wf_hash_fd(int fd, uint64_t hash[2]);
+
+/* The same hash of bytes in memory: a file holding exactly these bytes hashes the same. */
+void wf_hash_bytes(const uint8_t *bytes, size_t length, uint64_t hash[2]);
 
 /* ---- Photo metadata: the bytes behind EXIF facts and captions (parsed, bounded, in Swift) ---- */
 

@@ -115,10 +115,10 @@ struct BuildCommand {
             return true
         }
         do {
-            try SiteWriter.writeFile(Array(json.utf8), to: report)
+            try ReportFile.write(Array(json.utf8), to: report)
             return true
         } catch {
-            console.error("\(report): cannot write the report: \(error.reason)")
+            console.error("\(PathText.display(report)): cannot write the report: \(error.reason)")
             return false
         }
     }

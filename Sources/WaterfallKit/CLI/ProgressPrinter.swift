@@ -24,10 +24,14 @@ final class ProgressPrinter: Sendable {
             switch event {
             case .skipped(let path, let reason):
                 clearLine(&state)
-                console.error("\(path): skipped: \(reason)")
+                console.error("\(PathText.display(path)): skipped: \(reason)")
             case .warning(let message):
                 clearLine(&state)
                 console.error("warning: \(message)")
+            case .note(let message):
+                guard !quiet else { return }
+                clearLine(&state)
+                console.error("note: \(message)")
             case .reading(let total):
                 if !quiet && !console.errorIsTerminal { console.writeError("reading \(total) photo\(total == 1 ? "" : "s")\n") }
             case .read(let done, let total):
@@ -58,7 +62,7 @@ final class ProgressPrinter: Sendable {
         let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
         let images = report.imagesMade + report.imagesKept
         let imageText = images == 0 ? "" : ", \(report.imagesMade) of \(images) images made"
-        console.writeError("\(photos), \(report.skipped.count) skipped\(imageText), \(seconds) s → \(SiteWriter.join(output, "index.html"))\n")
+        console.writeError("\(photos), \(report.skipped.count) skipped\(imageText), \(seconds) s → \(PathText.display(FolderPath.join(output, "index.html")))\n")
     }
 
     /// A live bar on a terminal, redrawn at most 20 times a second and always at the end.

@@ -17,7 +17,10 @@ struct ResizeCommand {
         box W×H (either may be left out; never upscaled), turned upright by its EXIF orientation, with
         its colour profile kept and every other piece of metadata (GPS above all) stripped. JPEG when
         the result is opaque, PNG when it has transparency; DIR/NAME keeps the photo's name (.jpg or
-        .png is added when the format differs).
+        .png is added when the format differs), and photos found in a folder keep their path under it.
+        Only files resize wrote before are ever replaced (DIR/.waterfall keeps the record); a photo in
+        the way, two photos that would make one file, or DIR inside a folder being resized stop it
+        before anything is written.
 
         Options:
           -o, --output DIR   where the images go (required)
@@ -62,35 +65,94 @@ struct ResizeCommand {
     }
 
     func run(console: Console) throws -> ExitCode {
-        let files = paths.flatMap { path -> [String] in
-            guard FolderWalker.isDirectory(path) else { return [path] }
-            return FolderWalker().files(under: path).map(\.path).filter { Photo.looksLikePhoto(String($0.split(separator: "/").last ?? "")) }
-        }
+        let (sources, unusable) = try collectSources()
+        for (path, reason) in unusable { console.error("\(PathText.display(path)): skipped: \(reason)") }
+        var writer: SiteWriter
         do {
-            try SiteWriter.makeFolder(output)
+            writer = try SiteWriter(output: output)
         } catch {
             throw UsageError("\(error)", command: Self.name)
         }
-        let request = self.request, output = self.output
-        let thumbnailer = Thumbnailer()
-        let staged = Atomic<Int>(0)
-        let failures = files.parallelMap(jobs: jobs) { source -> String? in
-            let name = String(source.split(separator: "/").last ?? Substring(source))
-            let temporary = SiteWriter.join(output, ".waterfall-resize-\(staged.add(1, ordering: .relaxed).newValue)")
-            switch Result(catching: { () throws(DeriveError) in try thumbnailer.make(from: source, to: temporary, request: request) }) {
+        let scratch = sources.map { _ in writer.scratch() }
+        let request = self.request, thumbnailer = Thumbnailer()
+        let made = zip(sources, scratch).map { ($0, $1) }.parallelMap(jobs: jobs) { source, scratch in
+            Result { () throws(DeriveError) in try thumbnailer.make(from: source.path, to: scratch.path, request: request) }
+        }
+        var failed = unusable.count
+        var outputs: [(scratch: String, path: String, source: Source)] = []
+        for ((source, scratch), result) in zip(zip(sources, scratch), made) {
+            switch result {
             case .success(let image):
-                let destination = SiteWriter.join(output, Derivation.fileName(name, format: image.format))
-                return rename(temporary, destination) == 0 ? nil : "cannot write \(destination)"
+                outputs.append((scratch.name, Derivation.fileName(source.name, format: image.format), source))
             case .failure(let error):
-                return error.reason
+                failed += 1
+                console.error("\(PathText.display(source.path)): \(error.reason)")
             }
         }
-        var failed = 0
-        for (source, failure) in zip(files, failures) {
-            guard let failure else { continue }
-            failed += 1
-            console.error("\(source): \(failure)")
+        do {
+            try place(outputs, sources: sources, into: &writer)
+        } catch {
+            outputs.forEach { writer.discard(scratch: $0.scratch) }
+            console.error("\(error); nothing was written")
+            return .failure
         }
         return failed == 0 ? .success : .failure
+    }
+
+    /// One photo to resize: its path, and its name in the output folder (its path under the folder it was
+    /// found in, so photos of the same name in two sub-folders stay two files).
+    struct Source: Sendable {
+        var path: String
+        var name: String
+        var identity: FileIdentity?
+    }
+
+    /// The photos the paths name (folders: every photo file in them), and what was left out of them.
+    private func collectSources() throws -> ([Source], [(String, String)]) {
+        var sources: [Source] = [], unusable: [(String, String)] = []
+        let outputReal = FolderRules.resolved(output)
+        for path in paths {
+            guard FolderWalker.isDirectory(path) else {
+                sources.append(Source(path: path, name: FolderPath.lastComponent(of: path), identity: FileIdentity(path: path)))
+                continue
+            }
+            let real = FolderRules.resolved(path)
+            if real == outputReal || FolderRules.isInside(outputReal, real) {
+                throw UsageError("the output folder \(PathText.display(output)) is \(real == outputReal ? "" : "inside ")the input "
+                    + "folder \(PathText.display(path)); choose one outside it", command: Self.name)
+            }
+            let prefix = FolderPath.join(path, "").count
+            let walker = FolderWalker(links: LinkPolicy(root: path, label: "the folder", followsAll: false))
+            for entry in walker.files(under: path) {
+                guard Photo.looksLikePhoto(FolderPath.lastComponent(of: entry.path)) else { continue }
+                switch entry {
+                case .file(let file): sources.append(Source(path: file, name: String(file.dropFirst(prefix)), identity: FileIdentity(path: file)))
+                case .skipped(let shown, let reason, _), .note(let shown, let reason): unusable.append((shown, reason))
+                }
+            }
+        }
+        return (sources, unusable)
+    }
+
+    /// Plans the outputs (two photos that would make one file, or an output that is one of the photos,
+    /// stop it before anything is written), then puts them in place.
+    private func place(_ outputs: [(scratch: String, path: String, source: Source)], sources: [Source],
+                       into writer: inout SiteWriter) throws {
+        var claimed: [String: Source] = [:]
+        for output in outputs {
+            if let other = claimed.updateValue(output.source, forKey: output.path.lowercased()) {
+                throw FileSystemError(output.source.path, "and \(PathText.display(other.path)) would both be resized to "
+                    + "\(PathText.display(FolderPath.join(self.output, output.path)))")
+            }
+        }
+        try writer.plan(outputs.map(\.path))
+        let inputs = Set(sources.compactMap(\.identity))
+        for output in outputs {
+            if let identity = FileIdentity(path: FolderPath.join(self.output, output.path)), inputs.contains(identity) {
+                throw FileSystemError(FolderPath.join(self.output, output.path), "is one of the photos being resized; not replaced")
+            }
+        }
+        for output in outputs { try writer.adopt(scratch: output.scratch, as: output.path) }
+        _ = try writer.commit(removingStale: false)
     }
 }

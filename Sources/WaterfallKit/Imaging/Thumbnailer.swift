@@ -12,8 +12,9 @@ import Darwin
 public struct Thumbnailer: Sendable {
     public init() {}
 
-    /// Writes the derived image to `output` (directly: the caller renames it into place) and describes it.
-    /// On failure nothing is left at `output`.
+    /// Writes the derived image to `output`, a new file (nothing already at that name, a planted link
+    /// included, is written over or through; the caller renames it into place), and describes it. On
+    /// failure nothing is left at `output`.
     public func make(from source: String, to output: String, request: ThumbnailRequest) throws(DeriveError) -> DerivedImage {
         var raw = wf_derive_request()
         try Self.check(request, into: &raw)

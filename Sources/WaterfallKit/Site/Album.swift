@@ -1,7 +1,11 @@
 /// An album: a folder of the input with photos in it or below it. The top folder is the root album.
 struct Album: Sendable {
-    /// Its folder relative to the input ("" for the top), also its folder in the site.
+    /// Its folder relative to the input ("" for the top).
     var path: String
+    /// Its folder in the site ("" for the top): usually `path`, but a folder named like a file the site
+    /// writes (`photos`, `index.html`, …) or like another album on a case-insensitive file system gets
+    /// another name (`SiteNames`).
+    var sitePath: String
     var title: String
     var description: String?
     /// Its own photos, in gallery order.
@@ -18,26 +22,37 @@ struct Album: Sendable {
     var all: [Album] { [self] + children.flatMap(\.all) }
 
     /// Builds the album tree of `photos`, each album sorted by its own settings (or the top folder's).
+    /// Folders are told apart byte for byte (two spellings of one name are two albums). `warn` hears about
+    /// settings that name no photo.
     static func tree(of photos: [PublishedPhoto], configuration: SiteConfiguration, rootTitle: String,
-                     settings: [String: SiteConfiguration.AlbumSettings]) -> Album {
-        var byAlbum: [String: [PublishedPhoto]] = [:]
-        var folders: Set<String> = [""]
+                     settings: [[UInt8]: SiteConfiguration.AlbumSettings], warn: (String) -> Void = { _ in }) -> Album {
+        var byAlbum: [[UInt8]: [PublishedPhoto]] = [:]
+        var folders: [[UInt8]: String] = [[]: ""]
+        var childrenOf: [[UInt8]: [String]] = [:]
         for photo in photos {
-            byAlbum[photo.photo.album, default: []].append(photo)
+            byAlbum[Array(photo.photo.album.utf8), default: []].append(photo)
             var folder = photo.photo.album
-            while !folder.isEmpty {
-                folders.insert(folder)
+            while !folder.isEmpty, folders.updateValue(folder, forKey: Array(folder.utf8)) == nil {
+                childrenOf[Array(SitePath.folder(of: folder).utf8), default: []].append(folder)
                 folder = SitePath.folder(of: folder)
             }
         }
         func build(_ path: String) -> Album {
-            let own = settings[path] ?? SiteConfiguration.AlbumSettings()
-            let childPaths = folders.filter { !$0.isEmpty && SitePath.folder(of: $0) == path }
-            let children = NaturalOrder.sorted(Array(childPaths), by: { $0 }).map(build)
-            let sorted = order(byAlbum[path] ?? [], by: own.sort ?? configuration.sort, reverse: own.reverse ?? configuration.reverse)
-            let cover = own.cover.flatMap { name in sorted.first { $0.photo.fileName == name } } ?? sorted.first ?? children.first?.cover
+            let key = Array(path.utf8)
+            let own = settings[key] ?? SiteConfiguration.AlbumSettings()
+            let children = NaturalOrder.sorted(childrenOf[key] ?? [], by: { $0 }).map(build)
+            let sorted = order(byAlbum[key] ?? [], by: own.sort ?? configuration.sort, reverse: own.reverse ?? configuration.reverse)
+            var cover = sorted.first ?? children.first?.cover
+            if let name = own.cover {
+                if let named = sorted.first(where: { $0.photo.fileName == name }) {
+                    cover = named
+                } else {
+                    warn("\(PathText.display(SitePath.join(path, "waterfall.json"))): 'cover' names \(PathText.display(name)), "
+                        + "which is not a photo of this album; its first photo is the cover")
+                }
+            }
             let folderName = String(path.split(separator: "/").last ?? "")
-            return Album(path: path,
+            return Album(path: path, sitePath: path,
                          title: own.title ?? (path.isEmpty ? configuration.title ?? rootTitle : folderName),
                          description: own.description ?? (path.isEmpty ? configuration.description : nil),
                          photos: sorted, children: children, cover: cover,
@@ -51,11 +66,11 @@ struct Album: Sendable {
     static func order(_ photos: [PublishedPhoto], by order: SiteConfiguration.SortOrder, reverse: Bool) -> [PublishedPhoto] {
         var sorted = NaturalOrder.sorted(photos, by: { $0.photo.fileName })
         if order == .date {
-            let rank = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.photo.name, $0) })
-            sorted.sort { a, b in
-                let (x, y) = (a.photo.dateKey, b.photo.dateKey)
-                return x != y ? x < y : rank[a.photo.name]! < rank[b.photo.name]!
-            }
+            // Ranked by position, not by name: two spellings of one name are two photos.
+            sorted = sorted.enumerated().sorted { a, b in
+                let (x, y) = (a.element.photo.dateKey, b.element.photo.dateKey)
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
         }
         return reverse ? sorted.reversed() : sorted
     }

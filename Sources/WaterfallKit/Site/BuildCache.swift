@@ -9,7 +9,7 @@ import Darwin
 /// and a build on another machine (a CI runner with the cache restored, or the merge after sharded builds)
 /// reuses what was made elsewhere.
 ///
-/// A folder (`--cache-dir`, by default `OUTPUT/.waterfall/cache`):
+/// A folder (`--cache-dir`, by default `OUTPUT/.waterfall/cache`), claimed and locked by `CacheFolder`:
 /// - `version`: the layout of the rest; a cache from another version is ignored, never trusted;
 /// - `photos/HASH.json`: one entry per photo (its path relative to the input, size, modification time,
 ///   content hash, header, and its derived images with the settings each was made with);
@@ -17,9 +17,10 @@ import Darwin
 ///   gets hard links to them (copies across file systems).
 ///
 /// Every file is written to a temporary name and renamed, so a killed build leaves nothing half-written
-/// under a real name; an entry that does not parse, or an image whose size is not the recorded one, is
-/// ignored and made again. Caches merge by copying their folders into one: names never collide unless
-/// they hold the same thing.
+/// under a real name. Nothing read from the cache is trusted blindly: an entry that does not parse is
+/// ignored, and an image is used only when it is a regular file (never a link) whose content hash is the
+/// one its entry recorded; anything else is made again. Caches merge by copying their folders into one:
+/// names never collide unless they hold the same thing.
 struct BuildCache: Sendable {
     struct Entry: Sendable, Equatable {
         var name: String
@@ -36,50 +37,55 @@ struct BuildCache: Sendable {
         /// The file in the cache's `images/` folder.
         var file: String
         var bytes: Int
+        /// The file's content hash: what proves the file is the one that was made.
+        var hash: String
         var width: Int
         var height: Int
         var format: ImageFormat
     }
 
-    let folder: String
-    /// Entries by photo path (relative to the input).
+    let folder: CacheFolder
+    /// Entries by the digest of the photo's path (byte for byte: Swift's String equality would merge the
+    /// NFC and NFD spellings of one name, which are two files).
     private(set) var entries: [String: Entry] = [:]
     /// Entries by content hash, for photos whose time stamps differ (another checkout of the same files).
     private var byContent: [String: Entry] = [:]
 
-    static let version = "waterfall-cache-3"
+    static let version = "waterfall-cache-4"
+    /// Entries are small; a larger file is not one.
+    static let maximumEntryBytes = 1 << 20
 
-    /// Reads every entry that parses from the cache in `folder` (nothing is created: see `prepare`).
-    init(folder: String) {
+    /// Reads every entry that parses from the cache (a cache of another layout is read as empty).
+    init(folder: CacheFolder) {
         self.folder = folder
-        let stored = SiteWriter.contents(of: SiteWriter.join(folder, "version")).map { String(decoding: $0, as: UTF8.self) }
-        // An unknown or older layout: start empty; its files are not read.
+        let stored = (try? folder.root.openFile("version").read(limit: 64)).map { String(decoding: $0, as: UTF8.self) }
         guard stored == Self.version + "\n" else { return }
-        for name in Self.list(SiteWriter.join(folder, "photos")) where name.hasSuffix(".json") {
-            guard let bytes = SiteWriter.contents(of: SiteWriter.join(folder, "photos/" + name)),
+        for entry in (try? folder.photos.list()) ?? [] {
+            guard let name = entry.text, entry.kind == .file, name.hasSuffix(".json"),
+                  let bytes = try? folder.photos.openFile(name).read(limit: Self.maximumEntryBytes),
                   let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)),
-                  let entry = Entry(json: json) else { continue }
-            entries[entry.name] = entry
-            byContent[entry.content] = entry
+                  let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { continue }
+            entries[Self.digest(parsed.name)] = parsed
+            byContent[parsed.content] = parsed
         }
     }
 
-    /// Creates the cache's folders (claiming an older cache's folder for this version) before anything is
-    /// stored, and clears what a killed build left in `tmp`.
-    func prepare() throws(SiteWriter.Error) {
-        for sub in ["photos", "images", "tmp"] { try SiteWriter.makeFolder(SiteWriter.join(folder, sub)) }
-        for name in Self.list(SiteWriter.join(folder, "tmp")) { unlink(SiteWriter.join(folder, "tmp/" + name)) }
-        let versionFile = SiteWriter.join(folder, "version")
-        if SiteWriter.contents(of: versionFile) != Array((Self.version + "\n").utf8) {
-            try SiteWriter.writeFile(Array((Self.version + "\n").utf8), to: versionFile)
-        }
+    /// Records this version's layout (claiming an older cache's folder for it) before anything is stored.
+    func prepare() throws(FileSystemError) {
+        let wanted = Array((Self.version + "\n").utf8)
+        if (try? folder.root.openFile("version").read(limit: 64)) == wanted { return }
+        let temporary = temporaryName("version")
+        folder.tmp.remove(temporary)
+        try folder.tmp.writeNew(temporary, wanted)
+        try folder.tmp.rename(temporary, to: folder.root, as: "version")
     }
 
     /// The entry for a photo, if its file is the one the entry describes: same size and time stamp, or
     /// (hashing the file only then) the same content.
     func entry(for name: String, path: String, status: FileStatus) -> Entry? {
-        if let entry = entries[name], entry.size == status.size, entry.modified == status.modified { return entry }
-        guard let content = Self.contentHash(path), var entry = entries[name].flatMap({ $0.content == content ? $0 : nil })
+        let own = entries[Self.digest(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
+        if let own, own.size == status.size, own.modified == status.modified { return own }
+        guard let content = Self.contentHash(path), var entry = own.flatMap({ $0.content == content ? $0 : nil })
             ?? byContent[content] else { return nil }
         entry.name = name
         entry.size = status.size
@@ -87,81 +93,111 @@ struct BuildCache: Sendable {
         return entry
     }
 
-    /// Whether a derived image is still in the cache, whole.
+    /// Whether a derived image is in the store as a regular file of its recorded size (a cheap first look;
+    /// `open(_:trusting:)` proves its content).
     func holds(_ derived: Derived) -> Bool {
-        FileStatus(path: imagePath(derived.file)).map { $0.size == derived.bytes } ?? false
+        guard let info = folder.images.status(derived.file) else { return false }
+        return EntryKind(info.st_mode) == .file && Int(info.st_size) == derived.bytes
     }
 
-    func imagePath(_ file: String) -> String { SiteWriter.join(folder, "images/" + file) }
+    /// The stored image, open, when it is the one its entry describes: a regular file (never a link)
+    /// whose content hash is the recorded one. Hashing is skipped for a file the output's records show
+    /// was proven before and has not changed since (`trusted`). nil means: make it again.
+    func open(_ derived: Derived, trusting trusted: Set<ProvenFile>) -> OpenFile? {
+        guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return nil }
+        if trusted.contains(ProvenFile(file, hash: derived.hash)) { return file }
+        return (try? file.contentHash()) == derived.hash ? file : nil
+    }
 
-    /// A fresh temporary path inside the cache (on its file system, so a rename moves it in).
-    func temporaryPath(_ label: String) -> String { SiteWriter.join(folder, "tmp/\(getpid())-\(label)") }
+    /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the
+    /// C encoders create it exclusively.
+    func temporaryPath(_ label: String) -> String { folder.tmp.childPath(temporaryName(label)) }
 
-    /// Moves a made image into the store; returns its file name there.
-    func store(_ temporary: String, content: String, key: String, format: ImageFormat) -> String? {
+    func temporaryName(_ label: String) -> String { "\(CacheFolder.temporaryPrefix)\(getpid())-\(label)" }
+
+    /// Moves a made image into the store; returns its record.
+    func store(_ label: String, content: String, key: String, format: ImageFormat, width: Int, height: Int) -> Derived? {
+        let temporary = temporaryName(label)
         let file = Self.digest(content + "|" + key) + (format == .png ? ".png" : ".jpg")
-        return rename(temporary, imagePath(file)) == 0 ? file : nil
+        guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentHash(),
+              (try? folder.tmp.rename(temporary, to: folder.images, as: file)) != nil else {
+            folder.tmp.remove(temporary)
+            return nil
+        }
+        return Derived(key: key, file: file, bytes: made.size, hash: hash, width: width, height: height, format: format)
     }
+
+    /// Removes a temporary file that was not stored.
+    func discard(_ label: String) { folder.tmp.remove(temporaryName(label)) }
 
     /// Records an entry (atomically).
     func save(_ entry: Entry) {
-        let path = SiteWriter.join(folder, "photos/" + Self.digest(entry.name) + ".json")
-        let temporary = temporaryPath("entry-" + Self.digest(entry.name))
-        guard (try? SiteWriter.writeFile(Array(entry.json.rendered().utf8), to: temporary)) != nil else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        let temporary = temporaryName("entry-" + Self.digest(entry.name))
+        folder.tmp.remove(temporary)
+        guard (try? folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))) != nil else { return }
+        if (try? folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")) == nil {
+            folder.tmp.remove(temporary)
+        }
     }
 
     /// After a whole build: removes the entries of photos that are gone and the images nothing uses any
-    /// more (made with older settings), so a cache a pipeline keeps does not grow without end. Only files
-    /// the cache's own naming could have made are considered.
+    /// more (made with older settings), so a cache a pipeline keeps does not grow without end. Only names
+    /// the cache's own naming could have made are touched, inside a folder proven to be the cache.
     func prune(keepingPhotos names: [String], images stored: [String]) -> Int {
         let entries = Set(names.map { Self.digest($0) + ".json" })
-        let images = Set(stored.map { String($0.split(separator: "/").last ?? "") })
+        let images = Set(stored)
         var removed = 0
-        for name in Self.list(SiteWriter.join(folder, "photos")) where Self.isOwn(name, suffixes: [".json"]) && !entries.contains(name) {
-            if unlink(SiteWriter.join(folder, "photos/" + name)) == 0 { removed += 1 }
+        for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(name) {
+            if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.list(SiteWriter.join(folder, "images")) where Self.isOwn(name, suffixes: [".jpg", ".png"]) && !images.contains(name) {
-            if unlink(SiteWriter.join(folder, "images/" + name)) == 0 { removed += 1 }
+        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png"]) where !images.contains(name) {
+            if folder.images.remove(name) { removed += 1 }
         }
         return removed
     }
 
-    /// Sixteen hex digits and one of the suffixes: a name this cache gives its files.
-    private static func isOwn(_ name: String, suffixes: [String]) -> Bool {
-        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
-        let stem = name.dropLast(suffix.count)
-        return stem.count == 16 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    /// Entries (not folders) of `folder` named as the cache names its files: sixteen hex digits and a suffix.
+    private static func ownNames(in folder: FolderHandle, suffixes: [String]) -> [String] {
+        ((try? folder.list()) ?? []).compactMap { entry in
+            guard entry.kind != .folder, let name = entry.text, let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return nil }
+            let stem = name.dropLast(suffix.count)
+            return stem.count == 16 && stem.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) ? name : nil
+        }
     }
 
-    /// The file's 128-bit content hash as hex; nil when it cannot be read.
+    /// The file's 128-bit content hash as hex; nil when it cannot be read (or is not a regular file).
     static func contentHash(_ path: String) -> String? {
         var hash: (UInt64, UInt64) = (0, 0)
         let status = withUnsafeMutableBytes(of: &hash) { wf_hash_file(path, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
-        return status == 0 ? hex(hash.0) + hex(hash.1) : nil
+        return status == 0 ? ContentHash.hex(hash) : nil
     }
 
-    /// A stable 64-bit FNV-1a digest of a string, as 16 hex digits: file names for entries and images.
+    /// A stable 64-bit FNV-1a digest of a string's bytes, as 16 hex digits: file names for entries and images.
     static func digest(_ text: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hex(value)
+        return ContentHash.hex(value)
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Byte-for-byte equality (not Swift's canonical equivalence).
+    static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+}
+
+/// A file proven to hold content with a given hash, as it was then: if its identity, size and time stamp
+/// are unchanged, its content is too (any write changes the time stamp).
+struct ProvenFile: Hashable, Sendable {
+    var identity: FileIdentity
+    var status: FileStatus
+    var hash: String
+
+    init(identity: FileIdentity, status: FileStatus, hash: String) {
+        self.identity = identity
+        self.status = status
+        self.hash = hash
     }
 
-    private static func list(_ folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names
+    init(_ file: OpenFile, hash: String) {
+        self.init(identity: file.identity, status: file.status, hash: hash)
     }
 }
 
@@ -173,7 +209,8 @@ extension BuildCache.Entry {
               case .int(let modified)? = fields["modified"], case .string(let content)? = fields["content"],
               case .string(let format)? = fields["format"], let imageFormat = ImageFormat(rawValue: format),
               case .int(let width)? = fields["pixelWidth"], case .int(let height)? = fields["pixelHeight"],
-              case .int(let orientation)? = fields["orientation"], case .object(let derived)? = fields["derived"] else {
+              case .int(let orientation)? = fields["orientation"], case .object(let derived)? = fields["derived"],
+              Self.plausible(width, height), (1...8).contains(orientation) else {
             return nil
         }
         self.name = name
@@ -190,11 +227,18 @@ extension BuildCache.Entry {
             guard case .object(let parts) = value else { return nil }
             let part = Dictionary(parts, uniquingKeysWith: { first, _ in first })
             guard case .string(let key)? = part["key"], case .string(let file)? = part["file"],
-                  case .int(let bytes)? = part["bytes"], case .int(let w)? = part["width"], case .int(let h)? = part["height"],
+                  case .int(let bytes)? = part["bytes"], case .string(let hash)? = part["hash"],
+                  case .int(let w)? = part["width"], case .int(let h)? = part["height"],
                   case .string(let kind)? = part["format"], let derivedFormat = ImageFormat(rawValue: kind),
-                  !file.contains("/"), !file.hasPrefix(".") else { return nil }
-            self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, width: w, height: h, format: derivedFormat)
+                  !file.contains("/"), !file.hasPrefix("."), !file.isEmpty, Self.plausible(w, h) else { return nil }
+            self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
+                                                     format: derivedFormat)
         }
+    }
+
+    /// Sizes a header reader could have produced (a damaged or planted entry is not trusted to be sane).
+    private static func plausible(_ width: Int, _ height: Int) -> Bool {
+        (1...1_000_000).contains(width) && (1...1_000_000).contains(height)
     }
 
     var json: JSONValue {
@@ -207,6 +251,7 @@ extension BuildCache.Entry {
             ("derived", .object(derived.keys.sorted().map { label in
                 let item = derived[label]!
                 return (label, .object([("key", .string(item.key)), ("file", .string(item.file)), ("bytes", .int(item.bytes)),
+                                        ("hash", .string(item.hash)),
                                         ("width", .int(item.width)), ("height", .int(item.height)),
                                         ("format", .string(item.format.rawValue))]))
             })),

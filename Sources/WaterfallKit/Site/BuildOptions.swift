@@ -17,9 +17,11 @@ public struct BuildOptions: Sendable {
     public var cacheDirectory: String?
     /// Only this part of the photos, into the cache, and no pages: (index from 1, count).
     public var shard: (index: Int, count: Int)?
+    /// Symbolic links are followed wherever they lead, not only inside the input and the theme.
+    public var followSymlinks = false
 
     /// The cache folder this build uses.
-    public var cacheFolder: String { cacheDirectory ?? SiteWriter.join(output, ".waterfall/cache") }
+    public var cacheFolder: String { cacheDirectory ?? FolderPath.join(output, ".waterfall/cache") }
 
     public init() {}
 }
@@ -31,6 +33,9 @@ public struct BuildReport: Sendable {
     public var skipped: [(path: String, reason: String)]
     /// Files of the previous build that this one no longer produces and removed.
     public var removed: [String]
+    /// Files of the previous build that this one no longer produces but left alone, because they changed
+    /// since Waterfall wrote them.
+    public var leftAlone: [String] = []
     /// Derived images decoded and written by this build, and those kept from the last one.
     public var imagesMade: Int
     public var imagesKept: Int
@@ -68,4 +73,6 @@ public enum BuildEvent: Sendable {
     case writing(files: Int)
     /// A warning that is not about one file (an empty gallery, say).
     case warning(String)
+    /// Something worth knowing that is not wrong (a folder left out on purpose).
+    case note(String)
 }

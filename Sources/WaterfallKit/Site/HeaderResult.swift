@@ -12,7 +12,8 @@ struct HeaderResult: Sendable {
     init(reading entry: FolderWalker.Entry, with reader: HeaderReader) {
         switch entry {
         case .file(let path): self.init(path: path, header: reader.read(path: path))
-        case .unreadable(let path, let reason): self.init(path: path, header: .failure(ImageReadError(.io, reason)))
+        case .skipped(let path, let reason, _), .note(let path, let reason):
+            self.init(path: path, header: .failure(ImageReadError(.io, reason)))
         }
     }
 

@@ -26,29 +26,37 @@ struct ImageDeriver: Sendable {
     private struct Job: Sendable {
         var photo: Int
         var derivations: [Derivation]
+        /// Labels of the temporary files its images are made into.
         var staged: [String]
         /// Those the store still holds, by label: made again (they come out the same) but not replaced.
         var kept: [String: DerivedFile]
     }
 
-    func derive(_ photos: [Photo], observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
-        var files = [[DerivedFile]](repeating: [], count: photos.count)
-        var planned: [Job] = []
-        for (index, photo) in photos.enumerated() {
+    /// Makes what is missing. An image is kept only when the store still holds it as its entry describes
+    /// it (content hash included); `proven` are files whose content was proven before and that have not
+    /// changed since, which need no hashing.
+    func derive(_ photos: [Photo], trusting proven: Set<ProvenFile>, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
+        let cache = self.cache, sizes = self.sizes, quality = self.quality, maxPixels = self.maxPixels
+        // What each photo needs and which of it the store holds, in parallel: proving an image may hash it.
+        let needs = photos.parallelMap(jobs: jobs) { photo -> (set: [Derivation], kept: [DerivedFile]) in
             let set = sizes.derivations(for: photo.header, quality: quality, maxPixels: maxPixels)
             let kept = set.compactMap { derivation -> DerivedFile? in
                 guard let stored = photo.cached?.derived[derivation.label], stored.key == derivation.key,
-                      cache.holds(stored) else { return nil }
-                return DerivedFile(photo: photo, derivation: derivation, stored: stored, cache: cache)
+                      cache.holds(stored), cache.open(stored, trusting: proven) != nil else { return nil }
+                return DerivedFile(derivation: derivation, stored: stored)
             }
-            if kept.count == set.count {
-                files[index] = kept
+            return (set, kept)
+        }
+        var files = [[DerivedFile]](repeating: [], count: photos.count)
+        var planned: [Job] = []
+        for (index, need) in needs.enumerated() {
+            if need.kept.count == need.set.count {
+                files[index] = need.kept
             } else {
                 // Something is missing: the whole set is made from one decode (the smaller images are
                 // resampled from the largest, so they are only right when made together).
-                planned.append(Job(photo: index, derivations: set,
-                                   staged: set.indices.map { cache.temporaryPath("\(index)-\($0)") },
-                                   kept: Dictionary(uniqueKeysWithValues: kept.map { ($0.label, $0) })))
+                planned.append(Job(photo: index, derivations: need.set, staged: need.set.indices.map { "\(index)-\($0)" },
+                                   kept: Dictionary(need.kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })))
             }
         }
 
@@ -57,37 +65,37 @@ struct ImageDeriver: Sendable {
         observe(.deriving(done: 0, total: total))
         let done = Atomic<Int>(0)
         let thumbnailer = Thumbnailer()
-        let store = cache
         // Each job stores its images and records its entry itself, so a build killed half way keeps what
         // it finished.
         let results = jobs.parallelMap(jobs: self.jobs) { job -> Result<[DerivedFile], DeriveError> in
             defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
             let photo = photos[job.photo]
-            let outputs = zip(job.staged, job.derivations).map { (path: $0, request: $1.request) }
+            let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
             var made: [DerivedFile] = []
             var entry = photo.freshEntry
-            for (derivation, (staged, result)) in zip(job.derivations, zip(job.staged, thumbnailer.make(from: photo.source, outputs: outputs))) {
+            let images = thumbnailer.make(from: photo.source, outputs: outputs)
+            for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
                 switch result {
                 case .success(let image):
                     if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
-                        unlink(staged)  // the same bytes are in the store already, under the same name
+                        cache.discard(label)  // the same bytes are in the store already, under the same name
                         entry.derived[derivation.label] = stored
                         made.append(kept)
                         continue
                     }
-                    guard let bytes = FileStatus(path: staged)?.size,
-                          let file = store.store(staged, content: entry.content, key: derivation.key, format: image.format) else {
+                    guard let stored = cache.store(label, content: entry.content, key: derivation.key, format: image.format,
+                                                   width: image.width, height: image.height) else {
+                        job.staged.forEach(cache.discard)
                         return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
                     }
-                    let stored = BuildCache.Derived(key: derivation.key, file: file, bytes: bytes, width: image.width,
-                                                    height: image.height, format: image.format)
                     entry.derived[derivation.label] = stored
-                    made.append(DerivedFile(photo: photo, derivation: derivation, stored: stored, cache: store, made: true))
+                    made.append(DerivedFile(derivation: derivation, stored: stored, made: true))
                 case .failure(let error):
+                    job.staged.forEach(cache.discard)
                     return .failure(error)
                 }
             }
-            store.save(entry)
+            cache.save(entry)
             return .success(made)
         }
         for (job, result) in zip(jobs, results) {
@@ -110,7 +118,7 @@ struct ImageDeriver: Sendable {
             outcome.made += images.count { $0.made }
             outcome.kept += images.count { !$0.made }
             // A photo found by its content under a new time stamp: record the new one for a quick next build.
-            if let cached = photo.cached, cached.modified != photo.status.modified || cached.name != photo.name,
+            if let cached = photo.cached, cached.modified != photo.status.modified || !BuildCache.sameBytes(cached.name, photo.name),
                !images.contains(where: \.made) {
                 var entry = cached
                 entry.name = photo.name
@@ -124,9 +132,9 @@ struct ImageDeriver: Sendable {
 }
 
 extension DerivedFile {
-    init(photo: Photo, derivation: Derivation, stored: BuildCache.Derived, cache: BuildCache, made: Bool = false) {
-        self.init(label: derivation.label, role: derivation.role, key: derivation.key,
-                  path: SitePath.join(photo.album, Derivation.path(label: derivation.label, name: photo.fileName, format: stored.format)),
-                  width: stored.width, height: stored.height, stored: cache.imagePath(stored.file), made: made)
+    /// Its path in the site is given later, by `SiteNames`.
+    init(derivation: Derivation, stored: BuildCache.Derived, made: Bool = false) {
+        self.init(label: derivation.label, role: derivation.role, key: derivation.key, path: "", width: stored.width,
+                  height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made)
     }
 }

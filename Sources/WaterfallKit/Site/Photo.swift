@@ -35,9 +35,6 @@ struct Photo: Sendable {
         return String(name[name.index(after: slash)...])
     }
 
-    /// Where the original goes when originals are published: `ALBUM/originals/NAME`.
-    var originalPath: String { SitePath.join(album, "originals/" + fileName) }
-
     /// The text a tile and an `alt` attribute use: the caption's title, else a readable form of the file name.
     var label: String { caption?.title ?? Self.readableName(fileName) }
 
@@ -89,9 +86,10 @@ struct Caption: Sendable, Equatable {
     var title: String
     var description: String?
 
-    /// First line the title, the rest (trimmed) the description; nil for a file with no text.
+    /// First line the title, the rest (trimmed) the description; nil for a file with no text. Lines end
+    /// at LF, CRLF or CR (a sidecar written on Windows reads the same as one written anywhere else).
     init?(text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmed }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String($0).trimmed }
         guard let first = lines.firstIndex(where: { !$0.isEmpty }) else { return nil }
         title = lines[first]
         let rest = lines[(first + 1)...].joined(separator: "\n").trimmed
@@ -109,13 +107,23 @@ struct PublishedPhoto: Sendable {
     var photo: Photo
     /// Tile images, smallest first, then the view image.
     var images: [DerivedFile]
+    /// Its page in the site (`ALBUM/photos/NAME.html`), and where its original goes when originals are
+    /// published (`ALBUM/originals/NAME`): given by `SiteNames`.
+    var page = ""
+    var original = ""
+
+    init(photo: Photo, images: [DerivedFile]) {
+        self.photo = photo
+        self.images = images
+    }
 
     var tiles: [DerivedFile] { images.filter { $0.role == .tile } }
     var view: DerivedFile { images.first { $0.role == .view }! }
 }
 
-/// One derived image in the site: `path` there, `stored` in the cache's image store (the site gets a hard
-/// link to it, or a copy); `made` when this build decoded it.
+/// One derived image in the site: `path` there (given by `SiteNames`), `stored` in the cache's image
+/// store (the site gets a hard link to it, or a copy) with its content `hash`; `made` when this build
+/// decoded it.
 struct DerivedFile: Sendable, Equatable {
     var label: String
     var role: Derivation.Role
@@ -123,7 +131,10 @@ struct DerivedFile: Sendable, Equatable {
     var path: String
     var width: Int
     var height: Int
+    var format: ImageFormat
+    /// The file's name in the cache's `images/` folder.
     var stored: String
+    var hash: String
     var made: Bool
 }
 

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// The whole pipeline of `waterfall build`: scan → headers → derived images → layout → render → write.
 public struct SiteBuilder: Sendable {
@@ -16,20 +21,30 @@ public struct SiteBuilder: Sendable {
 
     public func build() throws(BuildError) -> BuildReport {
         var timer = StageTimer()
-        try checkFolders()
+        try FolderRules(options: options).check()
+        // An output or cache folder that exists is locked before anything in it is read; one that does not
+        // is made only after the scan, so a build that stops there (--strict) has written nothing at all.
+        var existingWriter = FolderWalker.isDirectory(options.output) ? try openOutput() : nil
+        let existingCache = try openCache(existingWriter, onlyIfItExists: true).map(BuildCache.init)
         let configuration = try loadConfiguration()
-        let (theme, templates) = try loadTheme()
-        let cache = BuildCache(folder: options.cacheFolder)
+        let (theme, templates, assets) = try loadTheme()
 
         let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
-                                   reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs)
-        var scanned = scanner.scan(cache: cache, observe: observe)
+                                   reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs,
+                                   followsAllLinks: options.followSymlinks)
+        var scanned = scanner.scan(cache: existingCache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
         }
         var skipped = scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
+        if existingWriter == nil { existingWriter = try openOutput() }
+        var writer = existingWriter!
+        let opened = try existingCache == nil ? openCache(writer, onlyIfItExists: false) : nil
+        guard let cache = existingCache ?? opened.map(BuildCache.init) else {
+            throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache")
+        }
         do {
             try cache.prepare()
         } catch {
@@ -40,33 +55,38 @@ public struct SiteBuilder: Sendable {
         let sizes = ImageSizes(configuration: configuration)
         let deriver = ImageDeriver(cache: cache, sizes: sizes, quality: configuration.quality,
                                    maxPixels: configuration.maxPixels, jobs: options.jobs)
-        let derived = deriver.derive(scanned.photos, observe: observe)
+        let derived = deriver.derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         skipped += derived.skipped
         try failIfStrict(skipped)
         timer.lap("images")
         if options.shard != nil {
             // A shard only fills the cache; the build that merges the caches writes the site.
-            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: [], derived: derived,
+            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], []), derived: derived,
                           scanned: scanned, albums: 0, pages: 0)
         }
-        if derived.photos.isEmpty { observe(.warning("no photos in \(options.input); the gallery is empty")) }
+        if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
 
-        let root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
-                              settings: albumSettings)
+        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
+                              settings: albumSettings, warn: { observe(.warning($0)) })
+        SiteNames.assign(&root)
+        warnAboutPhotosInOutput(writer)
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let pageCount = pages.paths(root).count
-        let removed = try write(pages: pages, root: root, photos: derived.photos, theme: theme, originals: configuration.originals)
+        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
+                                originals: configuration.originals, into: &writer)
         // Photos that failed this build keep their entries (their images may come back with a fix).
         _ = cache.prune(keepingPhotos: scanned.photos.map(\.name), images: derived.photos.flatMap { $0.images.map(\.stored) })
         timer.lap("pages")  // rendered and written together, one page at a time
-        return finish(timer: timer, photos: derived.photos.count, skipped: skipped, removed: removed, derived: derived,
+        return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: written, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)
     }
 
-    private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)], removed: [String],
-                        derived: ImageDeriver.Outcome, scanned: PhotoScanner.Result, albums: Int, pages: Int) -> BuildReport {
-        var report = BuildReport(photos: photos, skipped: skipped, removed: removed,
+    private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)],
+                        written: (removed: [String], leftAlone: [String]), derived: ImageDeriver.Outcome,
+                        scanned: PhotoScanner.Result, albums: Int, pages: Int) -> BuildReport {
+        var report = BuildReport(photos: photos, skipped: skipped, removed: written.removed,
                                  imagesMade: derived.made, imagesKept: derived.kept, seconds: timer.total)
+        report.leftAlone = written.leftAlone
         report.albums = albums
         report.pages = pages
         report.cachedHeaders = scanned.cachedHeaders
@@ -111,38 +131,84 @@ public struct SiteBuilder: Sendable {
 
     // MARK: - Steps
 
-    /// INPUT must be a folder; OUTPUT must not be INPUT (it may be inside it: it is never scanned).
-    private func checkFolders() throws(BuildError) {
-        guard FolderWalker.isDirectory(options.input) else {
-            throw BuildError("\(options.input): not a folder")
+    /// The output folder, locked against a second build.
+    private func openOutput() throws(BuildError) -> SiteWriter {
+        do {
+            return try SiteWriter(output: options.output)
+        } catch {
+            throw BuildError("\(error)")
         }
-        if let input = FileIdentity(path: options.input), input == FileIdentity(path: options.output) {
-            throw BuildError("the output folder \(options.output) is the input folder; choose another, such as _site")
+    }
+
+    /// The cache folder, claimed and locked: the one `--cache-dir` names, or the default one inside the
+    /// output's own state folder (never through a link). nil when `onlyIfItExists` and it does not exist.
+    private func openCache(_ writer: SiteWriter?, onlyIfItExists: Bool) throws(BuildError) -> CacheFolder? {
+        do {
+            if let directory = options.cacheDirectory {
+                if onlyIfItExists && !FolderWalker.isDirectory(directory) { return nil }
+                return try CacheFolder.open(root: try FolderHandle.open(directory, create: true))
+            }
+            guard let writer else { return nil }
+            if onlyIfItExists && writer.state.kind("cache") == nil { return nil }
+            return try CacheFolder.open(root: try writer.state.folder("cache", create: true))
+        } catch {
+            throw BuildError("\(error)")
         }
     }
 
     private func loadConfiguration() throws(BuildError) -> SiteConfiguration {
         var configuration = SiteConfiguration()
-        let file = options.configFile ?? SiteWriter.join(options.input, "waterfall.json")
-        if let bytes = SiteWriter.contents(of: file) {
+        if let bytes = try configurationBytes() {
+            let file = options.configFile ?? FolderPath.join(options.input, "waterfall.json")
             do {
                 configuration = try configuration.applying(json: String(decoding: bytes, as: UTF8.self), file: file)
             } catch {
                 throw BuildError("\(error)")
             }
-        } else if options.configFile != nil {
-            throw BuildError("\(file): cannot read the configuration file")
         }
         if let title = options.title { configuration.title = title }
         if let originals = options.originals { configuration.originals = originals }
         return configuration
     }
 
+    /// The settings file's bytes: `--config FILE` (which must be readable), else the input's own
+    /// `waterfall.json` when there is one that is the input's (a FIFO or a link out of the input is left
+    /// out with a warning, and the defaults apply).
+    private func configurationBytes() throws(BuildError) -> [UInt8]? {
+        if let file = options.configFile {
+            do {
+                return try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
+            } catch {
+                throw BuildError("\(error)")
+            }
+        }
+        let file = FolderPath.join(options.input, "waterfall.json")
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        if EntryKind(info.st_mode) == .link,
+           let refusal = LinkPolicy(root: options.input, label: "the input", followsAll: options.followSymlinks).refusal(forLinkAt: file) {
+            observe(.warning("\(PathText.display(file)): skipped: \(refusal); the default settings apply"))
+            return nil
+        }
+        do {
+            return try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
+        } catch {
+            observe(.warning("\(error); the default settings apply"))
+            return nil
+        }
+    }
+
     /// Each album's own `waterfall.json`, by album folder.
-    private func loadAlbumSettings(_ files: [String: String]) throws(BuildError) -> [String: SiteConfiguration.AlbumSettings] {
-        var settings: [String: SiteConfiguration.AlbumSettings] = [:]
+    private func loadAlbumSettings(_ files: [[UInt8]: String]) throws(BuildError) -> [[UInt8]: SiteConfiguration.AlbumSettings] {
+        var settings: [[UInt8]: SiteConfiguration.AlbumSettings] = [:]
         for (album, file) in files {
-            guard let bytes = SiteWriter.contents(of: file) else { throw BuildError("\(file): cannot read") }
+            let bytes: [UInt8]
+            do {
+                bytes = try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
+            } catch {
+                observe(.warning("\(error); the album's settings are not used"))
+                continue
+            }
             do {
                 settings[album] = try SiteConfiguration.albumSettings(json: String(decoding: bytes, as: UTF8.self), file: file)
             } catch {
@@ -152,10 +218,13 @@ public struct SiteBuilder: Sendable {
         return settings
     }
 
-    private func loadTheme() throws(BuildError) -> (Theme, TemplateLibrary) {
+    /// The theme, its templates and its assets; files that are not the theme's are left out with a warning.
+    private func loadTheme() throws(BuildError) -> (Theme, TemplateLibrary, [(path: String, bytes: [UInt8])]) {
         do {
             let theme = try Theme.locate(explicit: options.templates)
-            return (theme, try TemplateLibrary(folder: theme.folder))
+            let links = theme.links(followingAll: options.followSymlinks)
+            let templates = try TemplateLibrary(folder: theme.folder, links: links, warn: { observe(.warning($0)) })
+            return (theme, templates, try theme.assets(links: links, warn: { observe(.warning($0)) }))
         } catch {
             throw BuildError("\(error)")
         }
@@ -167,18 +236,39 @@ public struct SiteBuilder: Sendable {
                          skipped: skipped)
     }
 
-    private func write(pages: SitePages, root: Album, photos: [PublishedPhoto], theme: Theme,
-                       originals: SiteConfiguration.OriginalsPolicy) throws(BuildError) -> [String] {
-        let assets = try theme.assets().map { asset throws(BuildError) in
-            guard let bytes = SiteWriter.contents(of: asset.source) else { throw BuildError("\(asset.source): cannot read") }
-            return (path: asset.path, bytes: bytes)
-        }
+    /// When the output folder sits inside the input it is never scanned: photos someone put there are not
+    /// in the gallery, which is worth a word.
+    private func warnAboutPhotosInOutput(_ writer: SiteWriter) {
+        guard let input = LinkPolicy.realPath(options.input), let output = LinkPolicy.realPath(options.output),
+              output.hasPrefix(input == "/" ? "/" : input + "/") else { return }
+        let own = Set(writer.records.paths.map { Array($0.utf8) })
+        let prefix = FolderPath.join(options.output, "").count
+        let foreign = FolderWalker(excluding: Set([FileIdentity(path: FolderPath.join(options.output, SiteWriter.stateFolder))].compactMap { $0 }))
+            .files(under: options.output).filter { entry in
+                guard case .file(let path) = entry else { return false }
+                return Photo.looksLikePhoto(FolderPath.lastComponent(of: path)) && !own.contains(Array(path.dropFirst(prefix).utf8))
+            }
+        guard let first = foreign.first else { return }
+        observe(.warning("\(PathText.display(options.output)) is the output folder, so it is not scanned: its \(foreign.count) "
+            + "photo\(foreign.count == 1 ? "" : "s") (\(PathText.display(first.path))\(foreign.count > 1 ? ", …" : "")) "
+            + "\(foreign.count == 1 ? "is" : "are") not in the gallery"))
+    }
+
+    /// Plans every file, stages them all (nothing in the site changes yet), then puts them in place.
+    private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
+                       cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
+                       into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String]) {
+        let photos = root.all.flatMap(\.photos)
         let images = photos.flatMap(\.images)
-        let originalPaths = originals == .none ? [] : photos.map(\.photo.originalPath)
+        let originalPaths = originals == .none ? [] : photos.map(\.original)
         let files = pages.paths(root) + assets.map(\.path) + images.map(\.path) + originalPaths
         observe(.writing(files: files.count))
         do {
-            var writer = try SiteWriter(output: options.output, files: files)
+            try writer.plan(files)
+        } catch {
+            throw BuildError("\(error)")
+        }
+        do {
             try pages.render(root) { path, html throws(BuildError) in
                 do {
                     try writer.write(html, to: path)
@@ -187,14 +277,26 @@ public struct SiteBuilder: Sendable {
                 }
             }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
-            for image in images { try writer.publish(photo: image.stored, as: image.path) }
+            for image in images {
+                try writer.publish(try cache.folder.images.openFile(image.stored), hash: image.hash, as: image.path)
+            }
             if originals != .none {
                 for photo in photos {
-                    try writer.publish(photo: photo.photo.source, as: photo.photo.originalPath, copy: originals == .copy)
+                    try writer.publish(try OpenFile.open(photo.photo.source), hash: photo.photo.content, as: photo.original,
+                                       copy: originals == .copy)
                 }
             }
-            return try writer.finish()
+            let outcome = try writer.commit()
+            for path in outcome.leftAlone {
+                observe(.warning("\(PathText.display(FolderPath.join(options.output, path))): left in place: Waterfall wrote it, "
+                    + "but it has changed since, so it is not removed"))
+            }
+            return outcome
+        } catch let error as BuildError {
+            writer.abandon()
+            throw error
         } catch {
+            writer.abandon()
             throw BuildError("\(error)")
         }
     }

@@ -32,6 +32,9 @@ public struct SiteConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// A settings file larger than this is not one.
+    static let maximumFileBytes = 1 << 20
+
     public enum OriginalsPolicy: String, Sendable, Equatable, CaseIterable {
         /// Only derived images are published: no GPS position or full-size file leaves the machine.
         case none

@@ -9,24 +9,28 @@ struct SitePages {
     /// writer can check the way is clear.
     func paths(_ root: Album) -> [String] {
         root.all.flatMap { album in
-            (1...pageCount(album)).map { Self.galleryPath(album: album.path, page: $0) } + album.photos.map(Self.photoPath)
+            (1...pageCount(album)).map { Self.galleryPath(album: album.sitePath, page: $0) } + album.photos.map(\.page)
         }
     }
 
     /// Renders every page and hands each to `emit` at once, so a site of any size is never in memory whole.
     func render(_ root: Album, emit: (String, String) throws(BuildError) -> Void) throws(BuildError) {
-        for album in root.all {
-            let trail = breadcrumbs(to: album, in: root)
-            let count = pageCount(album)
-            for number in 1...count {
-                let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
-                let path = Self.galleryPath(album: album.path, page: number)
-                try emit(path, try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail))
-            }
-            for (index, photo) in album.photos.enumerated() {
-                try emit(Self.photoPath(photo), try photoPage(album, index: index, trail: trail, root: root))
-            }
+        try render(root, trail: [], emit: emit)
+    }
+
+    private func render(_ album: Album, trail above: [(title: String, path: String)],
+                        emit: (String, String) throws(BuildError) -> Void) throws(BuildError) {
+        let trail = above + [(album.title, Self.galleryPath(album: album.sitePath, page: 1))]
+        let count = pageCount(album)
+        for number in 1...count {
+            let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
+            let path = Self.galleryPath(album: album.sitePath, page: number)
+            try emit(path, try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail))
         }
+        for index in album.photos.indices {
+            try emit(album.photos[index].page, try photoPage(album, index: index, trail: trail))
+        }
+        for child in album.children { try render(child, trail: trail, emit: emit) }
     }
 
     private func pageCount(_ album: Album) -> Int {
@@ -35,10 +39,6 @@ struct SitePages {
 
     static func galleryPath(album: String, page: Int) -> String {
         SitePath.join(album, page == 1 ? "index.html" : "page-\(page).html")
-    }
-
-    static func photoPath(_ photo: PublishedPhoto) -> String {
-        SitePath.join(photo.photo.album, "photos/" + photo.photo.fileName + ".html")
     }
 
     // MARK: - Gallery pages
@@ -51,7 +51,7 @@ struct SitePages {
         var tiles: [TemplateValue] = []
         for (index, child) in albums.enumerated() {
             var tile = self.tile(child.cover!, index: index, page: path, board: board)
-            tile["href"] = .string(SitePath.url(from: path, to: Self.galleryPath(album: child.path, page: 1)))
+            tile["href"] = .string(SitePath.url(from: path, to: Self.galleryPath(album: child.sitePath, page: 1)))
             tile["album"] = ["title": .string(child.title), "count": .string(Self.count(child.totalPhotos))]
             tile["alt"] = .string(child.title)
             tile["caption"] = .null
@@ -66,7 +66,7 @@ struct SitePages {
         context["tiles"] = .list(tiles)
         context["empty"] = .bool(tiles.isEmpty)
         context["photoCountText"] = .string(Self.count(album.totalPhotos))
-        context["pager"] = pageCount == 1 ? .null : pager(album: album.path, number: number, of: pageCount, from: path)
+        context["pager"] = pageCount == 1 ? .null : pager(album: album.sitePath, number: number, of: pageCount, from: path)
         return try render("page", context)
     }
 
@@ -75,7 +75,7 @@ struct SitePages {
         let srcset = published.tiles.map { "\(SitePath.url(from: page, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
         return [
             "index": .int(index),
-            "href": .string(SitePath.url(from: page, to: Self.photoPath(published))),
+            "href": .string(SitePath.url(from: page, to: published.page)),
             "src": .string(SitePath.url(from: page, to: published.tiles[0].path)),
             "srcset": .string(srcset),
             "sizes": .string(sizes.sizesAttribute),
@@ -104,10 +104,10 @@ struct SitePages {
 
     // MARK: - Photo pages
 
-    private func photoPage(_ album: Album, index: Int, trail: [(title: String, path: String)], root: Album) throws(BuildError) -> String {
+    private func photoPage(_ album: Album, index: Int, trail: [(title: String, path: String)]) throws(BuildError) -> String {
         let published = album.photos[index]
         let photo = published.photo
-        let path = Self.photoPath(published)
+        let path = published.page
         let view = published.view
         let galleryPage = index / configuration.perPage + 1
         let tileIndex = (galleryPage == 1 ? album.children.filter { $0.cover != nil }.count : 0) + index % configuration.perPage
@@ -124,16 +124,16 @@ struct SitePages {
         } ?? .null
         context["exif"] = photo.facts.summary.map { .string($0) } ?? .null
         context["taken"] = photo.facts.takenText.map { .string($0) } ?? .null
-        context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: photo.originalPath))
+        context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: published.original))
         func neighbour(_ other: Int) -> TemplateValue {
             guard album.photos.indices.contains(other) else { return .null }
             let next = album.photos[other]
-            return ["href": .string(SitePath.url(from: path, to: Self.photoPath(next))), "title": .string(next.photo.label)]
+            return ["href": .string(SitePath.url(from: path, to: next.page)), "title": .string(next.photo.label)]
         }
         context["previous"] = neighbour(index - 1)
         context["next"] = neighbour(index + 1)
         context["back"] = [
-            "href": .string(SitePath.url(from: path, to: Self.galleryPath(album: album.path, page: galleryPage)) + "#tile-\(tileIndex)"),
+            "href": .string(SitePath.url(from: path, to: Self.galleryPath(album: album.sitePath, page: galleryPage)) + "#tile-\(tileIndex)"),
             "title": .string(album.title),
         ]
         return try render("photo", context)
@@ -156,17 +156,6 @@ struct SitePages {
             "assets": .string(SitePath.url(from: page, to: "assets/x").dropLast(1).description),
             "footerText": .string(configuration.footerText),
         ]
-    }
-
-    /// The album trail from the top to `album`: (title, the album's first page).
-    private func breadcrumbs(to album: Album, in root: Album) -> [(title: String, path: String)] {
-        var trail: [(title: String, path: String)] = []
-        var node: Album? = root
-        while let current = node {
-            trail.append((current.title, Self.galleryPath(album: current.path, page: 1)))
-            node = current.children.first { album.path == $0.path || album.path.hasPrefix($0.path + "/") }
-        }
-        return trail
     }
 
     private static func board(_ sizes: [Size], _ configuration: SiteConfiguration) throws(BuildError) -> BoardStyle {

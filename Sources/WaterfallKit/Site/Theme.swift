@@ -17,33 +17,52 @@ struct Theme: Sendable {
     /// when run from a build folder.
     static func locate(explicit: String?) throws(Error) -> Theme {
         if let explicit {
-            guard FileIdentity(path: SiteWriter.join(explicit, "page.mustache")) != nil else {
+            guard FileIdentity(path: FolderPath.join(explicit, "page.mustache")) != nil else {
                 throw Error(description: "\(explicit): not a theme folder (no page.mustache)")
             }
             return Theme(folder: explicit)
         }
         let binary = executableFolder()
-        var candidates = [SiteWriter.join(binary, "../share/waterfall/Templates")]
+        var candidates = [FolderPath.join(binary, "../share/waterfall/Templates")]
         var folder = binary
         for _ in 0..<6 {
-            candidates.append(SiteWriter.join(folder, "Templates"))
-            folder = SiteWriter.join(folder, "..")
+            candidates.append(FolderPath.join(folder, "Templates"))
+            folder = FolderPath.join(folder, "..")
         }
-        guard let found = candidates.first(where: { FileIdentity(path: SiteWriter.join($0, "page.mustache")) != nil }) else {
+        guard let found = candidates.first(where: { FileIdentity(path: FolderPath.join($0, "page.mustache")) != nil }) else {
             throw Error(description: "the default theme is missing (looked in \(candidates[0]) and above \(binary)); "
                 + "reinstall, or pass --templates DIR")
         }
         return Theme(folder: found)
     }
 
-    /// Files under `assets/`, as (source path, path in the site), in a stable order.
-    func assets() -> [(source: String, path: String)] {
-        let root = SiteWriter.join(folder, "assets")
+    /// Where links inside the theme may lead: inside it, unless every link is allowed.
+    func links(followingAll: Bool) -> LinkPolicy {
+        LinkPolicy(root: folder, label: "the theme", followsAll: followingAll)
+    }
+
+    /// An asset larger than this is refused (a theme's CSS, fonts and icons are far smaller).
+    static let maximumAssetBytes = 64 << 20
+
+    /// Files under `assets/`, as (path in the site, bytes), in a stable order. One that cannot be used (a
+    /// link that leaves the theme, a FIFO, a name that is not UTF-8) is left out and reported to `warn`.
+    func assets(links: LinkPolicy, warn: (String) -> Void) throws(Error) -> [(path: String, bytes: [UInt8])] {
+        let root = FolderPath.join(folder, "assets")
         guard FolderWalker.isDirectory(root) else { return [] }
-        return FolderWalker().files(under: root).compactMap { entry in
-            guard case .file(let path) = entry else { return nil }
-            return (path, "assets/" + path.dropFirst(root.count + 1))
+        var assets: [(path: String, bytes: [UInt8])] = []
+        for entry in FolderWalker(links: links).files(under: root) {
+            switch entry {
+            case .file(let path):
+                do {
+                    assets.append(("assets/" + path.dropFirst(root.count + 1), try OpenFile.open(path).read(limit: Self.maximumAssetBytes)))
+                } catch {
+                    throw Error(description: "\(error)")
+                }
+            case .skipped(let path, let reason, _), .note(let path, let reason):
+                warn("\(PathText.display(path)): skipped: \(reason)")
+            }
         }
+        return assets
     }
 
     private static func executableFolder() -> String {

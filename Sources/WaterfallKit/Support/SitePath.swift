@@ -18,7 +18,7 @@ enum SitePath {
         let from = folder(of: page).split(separator: "/", omittingEmptySubsequences: true)
         let to = target.split(separator: "/", omittingEmptySubsequences: false)
         var common = 0
-        while common < from.count && common < to.count - 1 && from[common] == to[common] { common += 1 }
+        while common < from.count && common < to.count - 1 && from[common].utf8.elementsEqual(to[common].utf8) { common += 1 }
         let up = Array(repeating: "..", count: from.count - common)
         let down = to[common...].map { URLPath.encode(segment: String($0)) }
         return (up + down).joined(separator: "/")

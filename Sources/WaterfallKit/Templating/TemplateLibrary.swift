@@ -19,25 +19,35 @@ public struct TemplateLibrary: PartialProvider, Sendable {
     }
 
     /// Loads every `*.mustache` file directly in `folder` (not in subfolders, not dot-files). Errors name the
-    /// file by its path under `folder`.
+    /// file by its path under `folder`. Links are followed only where `links` allows; a template that
+    /// cannot be used (a link that leaves the theme, a FIFO) is left out and reported to `warn`.
     public init(folder: String) throws(TemplateError) {
+        try self.init(folder: folder, links: nil, warn: { _ in })
+    }
+
+    /// Templates larger than this are not templates.
+    static let maximumTemplateBytes = 4 << 20
+
+    init(folder: String, links: LinkPolicy?, warn: (String) -> Void) throws(TemplateError) {
         var info = stat()
         guard stat(folder, &info) == 0 else { throw TemplateError(file: folder, message: "\(POSIXErrorText(errno))") }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { throw TemplateError(file: folder, message: "not a folder") }
         var templates: [String: Template] = [:]
-        for entry in FolderWalker(recursive: false).files(under: folder) {
+        for entry in FolderWalker(recursive: false, links: links).files(under: folder) {
+            let fileName = FolderPath.lastComponent(of: entry.path)
+            guard fileName.hasSuffix(Self.fileExtension), fileName.count > Self.fileExtension.count else { continue }
             let path: String
             switch entry {
-            case .unreadable(let folder, let reason): throw TemplateError(file: folder, message: reason)
+            case .skipped(let shown, let reason, _), .note(let shown, let reason):
+                warn("\(PathText.display(shown)): skipped: \(reason)")
+                continue
             case .file(let file): path = file
             }
-            let fileName = path.split(separator: "/").last.map(String.init) ?? path
-            guard fileName.hasSuffix(Self.fileExtension), fileName.count > Self.fileExtension.count else { continue }
             let bytes: [UInt8]
             do {
-                bytes = try Self.contents(of: path)
+                bytes = try OpenFile.open(path).read(limit: Self.maximumTemplateBytes)
             } catch {
-                throw TemplateError(file: path, message: "cannot read: \(error)")
+                throw TemplateError(file: path, message: error.reason)
             }
             guard let source = String(validating: bytes, as: UTF8.self) else {
                 throw TemplateError(file: path, message: "not UTF-8 text")
@@ -61,23 +71,5 @@ public struct TemplateLibrary: PartialProvider, Sendable {
             throw TemplateError(file: file, message: "no such template (\(known))")
         }
         return try template.render(value, partials: self)
-    }
-
-    /// A whole file, through read(2): templates are small, and this needs no Foundation.
-    private static func contents(of path: String) throws(POSIXErrorText) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw POSIXErrorText(errno) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw POSIXErrorText(errno)
-            }
-            bytes.append(contentsOf: chunk[..<count])
-        }
     }
 }

@@ -68,7 +68,7 @@ struct InspectCommandTests {
         let run = try WaterfallProcess.run(["inspect", "--json", fifo, loop])
         #expect(run.status == 1)
         let errors = try json(run.stdout).compactMap { $0["error"] as? String }
-        #expect(errors == ["not a regular file", "cannot open: Too many levels of symbolic links"])
+        #expect(errors == ["not a regular file (a FIFO)", "cannot open: Too many levels of symbolic links"])
     }
 
     @Test func tableOutput() throws {

@@ -55,7 +55,7 @@ struct ThumbnailFailureTests {
         let folder = try TemporaryFolder()
         for (file, width) in [(Fixtures.header("J29-progressive.jpg"), 32),
                               (Fixtures.inRepository("SampleGallery/retina-fundus.jpg"), 300)] {
-            let made = try Thumbnailer().make(from: file, to: folder.url.appendingPathComponent("p").path,
+            let made = try Thumbnailer().make(from: file, to: folder.url.appendingPathComponent("p\(width)").path,
                                               request: .width(width))
             #expect(made.source.progressive && made.width == width)
         }
@@ -119,27 +119,45 @@ struct ThumbnailFailureTests {
 
     @Test func boxes() throws {
         let folder = try TemporaryFolder()
-        let output = folder.url.appendingPathComponent("t").path
+        let output = { (name: String) in folder.url.appendingPathComponent(name).path }
         let source = Fixtures.inRepository("SampleGallery/Space/Hubble/hubble-tall.jpg") // 290×870
         let thumbnailer = Thumbnailer()
-        var made = try thumbnailer.make(from: source, to: output, request: .width(800))
+        var made = try thumbnailer.make(from: source, to: output("a"), request: .width(800))
         #expect(made.width == 290 && made.height == 870, "never upscaled")
-        made = try thumbnailer.make(from: source, to: output, request: .longEdge(300))
+        made = try thumbnailer.make(from: source, to: output("b"), request: .longEdge(300))
         #expect(made.width == 100 && made.height == 300)
-        made = try thumbnailer.make(from: source, to: output, request: ThumbnailRequest(maxHeight: 87))
+        made = try thumbnailer.make(from: source, to: output("c"), request: ThumbnailRequest(maxHeight: 87))
         #expect(made.width == 29 && made.height == 87 && made.dctScale == 4)
-        made = try thumbnailer.make(from: source, to: output, request: ThumbnailRequest(maxWidth: 145, maxHeight: 1000))
+        made = try thumbnailer.make(from: source, to: output("d"), request: ThumbnailRequest(maxWidth: 145, maxHeight: 1000))
         #expect(made.width == 145 && made.height == 435 && made.dctScale == 1)
     }
 
     @Test func deterministic() throws {
         let folder = try TemporaryFolder()
-        let a = folder.url.appendingPathComponent("a").path, b = folder.url.appendingPathComponent("b").path
         for source in ["SampleGallery/coffee-cup.jpg", "SampleGallery/chelsea-cutout.png"] {
+            let a = folder.url.appendingPathComponent(source + "-a").path, b = folder.url.appendingPathComponent(source + "-b").path
+            try FileManager.default.createDirectory(atPath: folder.url.appendingPathComponent("SampleGallery").path,
+                                                    withIntermediateDirectories: true)
             _ = try Thumbnailer().make(from: Fixtures.inRepository(source), to: a, request: .width(120))
             _ = try Thumbnailer().make(from: Fixtures.inRepository(source), to: b, request: .width(120))
             #expect(try Fixtures.bytes(a) == (try Fixtures.bytes(b)))
         }
+    }
+
+    /// The output is created as a new file: nothing already at its name is written over or through.
+    @Test func neverWritesOverOrThroughWhatIsThere() throws {
+        let folder = try TemporaryFolder()
+        let source = Fixtures.inRepository("SampleGallery/coffee-cup.jpg")
+        let existing = try folder.write("existing.jpg", Array("mine".utf8))
+        let victim = try folder.write("victim.txt", Array("keep".utf8))
+        let link = folder.path + "/link.jpg"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        for output in [existing, link] {
+            let error = try #require(throws: DeriveError.self) { try Thumbnailer().make(from: source, to: output, request: .width(40)) }
+            #expect(error.reason.hasPrefix("cannot create the output: File exists"), "\(error)")
+        }
+        #expect(try Fixtures.bytes(existing) == Array("mine".utf8))
+        #expect(try Fixtures.bytes(victim) == Array("keep".utf8))
     }
 
     @Test func grayStaysGray() throws {

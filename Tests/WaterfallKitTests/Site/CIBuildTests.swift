@@ -19,6 +19,7 @@ struct CIBuildTests {
     /// artefacts into one folder does.
     static func merge(_ caches: [String], into merged: String) throws {
         let manager = FileManager.default
+        try manager.createDirectory(atPath: merged, withIntermediateDirectories: true)
         for cache in caches {
             for case let path as String in manager.enumerator(atPath: cache)! {
                 var isFolder: ObjCBool = false

@@ -170,7 +170,7 @@ struct ResizeCommandTests {
                                             "-o", output.path + "/out", "--width", "120"])
         #expect(run.status == 1)  // the GIF
         #expect(run.stderr == "waterfall: \(Fixtures.header("J46-gif-named.jpg")): unsupported format (GIF)\n")
-        let made = try FileManager.default.contentsOfDirectory(atPath: output.path + "/out").sorted()
+        let made = try FileManager.default.contentsOfDirectory(atPath: output.path + "/out").filter { !$0.hasPrefix(".") }.sorted()
         #expect(made.count == 18)
         for name in made {
             let header = try HeaderReader().read(path: output.path + "/out/" + name).get()

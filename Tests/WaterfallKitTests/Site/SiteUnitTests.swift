@@ -106,16 +106,42 @@ struct SiteWriterTests {
         #expect(SiteWriter.isSafeRelativePath("photos/a b.jpg"))
     }
 
-    @Test func aTamperedManifestCannotDeleteOutsideTheOutput() throws {
+    /// Records that name paths outside the output, or files whose content is not what they say, prove
+    /// nothing: such a file is in the way, and nothing outside is touched.
+    @Test func tamperedRecordsProveNothing() throws {
         let root = try TemporaryFolder()
         let victim = try root.write("victim.txt", Array("keep".utf8))
         let output = root.path + "/site"
-        try root.write("site/.waterfall/manifest", Array("../victim.txt\n/etc/hostname\nindex.html\n".utf8))
-        var writer = try SiteWriter(output: output, files: ["index.html"])
-        try writer.write("<p>hi</p>", to: "index.html")
-        try writer.finish()
-        #expect(FileManager.default.fileExists(atPath: victim))
-        #expect(String(decoding: try Fixtures.bytes(output + "/.waterfall/manifest"), as: UTF8.self) == "index.html\n")
+        let user = try root.write("site/index.html", Array("mine".utf8))
+        let lines = [#"{"waterfall":"manifest","version":1}"#,
+                     #"{"path": "../victim.txt", "size": 4, "hash": "00", "device": "1", "inode": "1", "modified": 1}"#,
+                     #"{"path": "index.html", "size": 4, "hash": "0123456789abcdef0123456789abcdef", "device": "1", "inode": "1", "modified": 1}"#]
+        try root.write("site/.waterfall/manifest.json", Array(lines.joined(separator: "\n").utf8))
+        var writer = try SiteWriter(output: output)
+        #expect(throws: FileSystemError.self) { try writer.plan(["index.html"]) }
+        #expect(try Fixtures.bytes(victim) == Array("keep".utf8))
+        #expect(try Fixtures.bytes(user) == Array("mine".utf8))
+    }
+
+    /// What the writer staged reaches the site only at commit; abandoned, it leaves the site as it was.
+    @Test func nothingChangesBeforeCommit() throws {
+        let root = try TemporaryFolder()
+        let output = root.path + "/site"
+        do {
+            var first = try SiteWriter(output: output)  // holds the lock until the end of this scope
+            try first.plan(["index.html", "a/b.html"])
+            try first.write("one", to: "index.html")
+            try first.write("two", to: "a/b.html")
+            _ = try first.commit()
+        }
+        var second = try SiteWriter(output: output)
+        try second.plan(["index.html", "c.html"])
+        try second.write("changed", to: "index.html")
+        try second.write("three", to: "c.html")
+        second.abandon()
+        #expect(String(decoding: try Fixtures.bytes(output + "/index.html"), as: UTF8.self) == "one")
+        #expect(!FileManager.default.fileExists(atPath: output + "/c.html"))
+        #expect(try Fixtures.siteFiles(in: output) == ["a/b.html", "index.html"])
     }
 }
 

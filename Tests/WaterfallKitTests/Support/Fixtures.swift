@@ -13,6 +13,18 @@ enum Fixtures {
             .filter { !$0.hasPrefix(".") }.sorted()
     }
 
+    /// Every regular file under a built site, relative and sorted, leaving out the `.waterfall` state folder.
+    static func siteFiles(in output: String) throws -> [String] {
+        let manager = FileManager.default
+        return (manager.enumerator(atPath: output)?.compactMap { $0 as? String } ?? [])
+            .filter { !$0.hasPrefix(".waterfall") }
+            .filter { path in
+                var isFolder: ObjCBool = false
+                return manager.fileExists(atPath: output + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
+            }
+            .sorted()
+    }
+
     static func bytes(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }

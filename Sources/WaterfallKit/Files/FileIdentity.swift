@@ -9,11 +9,21 @@ struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// Following symbolic links.
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        self.init(info)
     }
 }
 
@@ -27,14 +37,19 @@ struct FileStatus: Hashable, Sendable {
         self.modified = modified
     }
 
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+    init(_ info: stat) {
         size = Int(info.st_size)
         #if canImport(Glibc)
         modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
         #else
         modified = Int(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int(info.st_mtimespec.tv_nsec)
         #endif
+    }
+
+    /// Following symbolic links.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
     }
 }

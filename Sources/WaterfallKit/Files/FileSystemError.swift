@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Something the file system refused, or a file that is not what it must be: the path and why, one line.
+struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    var path: String
+    var reason: String
+
+    init(_ path: String, _ reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// "cannot open: No such file or directory", from errno.
+    static func system(_ path: String, _ action: String, _ code: Int32 = errno) -> FileSystemError {
+        FileSystemError(path, "\(action): \(POSIXErrorText(code))")
+    }
+
+    var description: String { "\(PathText.display(path)): \(reason)" }
+}
+
+/// strerror's text for an errno value, as an Error.
+struct POSIXErrorText: Error, Sendable, CustomStringConvertible {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var description: String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,131 @@
+import CImageIO
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// A file open for reading: opened non-blocking (so a FIFO cannot hang the build) and checked to be a
+/// regular file before a byte is read (a FIFO, a device or a socket is refused by name).
+final class OpenFile: Sendable {
+    let descriptor: Int32
+    /// The path it was opened by, for messages.
+    let path: String
+    let size: Int
+    let identity: FileIdentity
+    let status: FileStatus
+
+    /// Opens `path`. A symbolic link at its end is followed unless `followLinks` is false (then it is
+    /// refused as "is a symbolic link").
+    static func open(_ path: String, followLinks: Bool = true) throws(FileSystemError) -> OpenFile {
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
+        let descriptor = Self.retrying { systemOpen(path, flags, 0) }
+        guard descriptor >= 0 else { throw Self.openError(path, errno) }
+        return try OpenFile(descriptor: descriptor, path: path)
+    }
+
+    /// Takes over `descriptor` (closed on failure too).
+    init(descriptor: Int32, path: String) throws(FileSystemError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let error = FileSystemError.system(path, "cannot read", errno)
+            close(descriptor)
+            throw error
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw FileSystemError(path, Self.notRegular(info.st_mode))
+        }
+        self.descriptor = descriptor
+        self.path = path
+        size = Int(info.st_size)
+        identity = FileIdentity(info)
+        status = FileStatus(info)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The whole file; more than `limit` bytes is an error that says the limit.
+    func read(limit: Int) throws(FileSystemError) -> [UInt8] {
+        guard size <= limit else { throw FileSystemError(path, "larger than the \(ByteCount.text(limit)) limit") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var count = 0
+        while count < size {
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, size - count, off_t(count)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw FileSystemError.system(path, "cannot read") }
+            if n == 0 { break }  // shrank while being read: what is there
+            count += n
+        }
+        return Array(bytes[..<count])
+    }
+
+    /// The 128-bit content hash (as `BuildCache.contentHash`), read from the start.
+    func contentHash() throws(FileSystemError) -> String {
+        var hash: (UInt64, UInt64) = (0, 0)
+        let status = withUnsafeMutableBytes(of: &hash) { wf_hash_fd(descriptor, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
+        guard status == 0 else { throw FileSystemError.system(path, "cannot read") }
+        return ContentHash.hex(hash)
+    }
+
+    static func retrying(_ call: () -> Int32) -> Int32 {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// An open failure in the words the rest of the program uses.
+    static func openError(_ path: String, _ code: Int32) -> FileSystemError {
+        switch code {
+        case ELOOP: FileSystemError(path, "is a symbolic link")
+        case EISDIR: FileSystemError(path, "is a directory")
+        default: FileSystemError.system(path, "cannot open", code)
+        }
+    }
+
+    /// "not a regular file (a FIFO)".
+    static func notRegular(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "is a directory"
+        case S_IFLNK: "is a symbolic link"
+        case S_IFIFO: "not a regular file (a FIFO)"
+        case S_IFSOCK: "not a regular file (a socket)"
+        case S_IFCHR: "not a regular file (a character device)"
+        case S_IFBLK: "not a regular file (a block device)"
+        default: "not a regular file"
+        }
+    }
+}
+
+/// Byte counts for messages: "64 KiB", "1 MiB", "100 bytes".
+enum ByteCount {
+    static func text(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+    }
+}
+
+/// The content hash as Waterfall writes it: 32 hex digits.
+enum ContentHash {
+    static func of(_ bytes: [UInt8]) -> String {
+        var hash: (UInt64, UInt64) = (0, 0)
+        bytes.withUnsafeBufferPointer { buffer in
+            withUnsafeMutableBytes(of: &hash) { wf_hash_bytes(buffer.baseAddress, buffer.count, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
+        }
+        return hex(hash)
+    }
+
+    static func hex(_ hash: (UInt64, UInt64)) -> String { hex(hash.0) + hex(hash.1) }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// open(2); inside types with an `open` of their own the name means theirs.
+func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}

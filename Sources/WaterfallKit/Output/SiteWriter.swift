@@ -1,0 +1,313 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Writes a site into its output folder, and only there, touching only what it can prove it wrote.
+///
+/// 1. `open` locks the output (a second build stops with "another build is writing OUTPUT") and reads the
+///    records of earlier builds (`OutputRecords`).
+/// 2. `plan` takes every path the build will write, before anything is written: a name the file system
+///    cannot hold, two paths that differ only in case or Unicode spelling, a symbolic link or a file where
+///    the site needs a folder, or a file in the way that the records do not prove to be Waterfall's,
+///    stops the build there, with nothing written.
+/// 3. `write` and `publish` stage each file in `.waterfall/tmp` (a file whose content is already in place
+///    is left alone, time stamp and all); nothing in the site changes yet, so a template error on the
+///    last page still leaves the site as it was.
+/// 4. `commit` renames the staged files into place (a journal record first, so a killed build leaves
+///    nothing unproven), removes what the last build wrote and this one does not (only files still
+///    proven to be its own), and records the new manifest.
+///
+/// Every operation is relative to folders opened without following links (`FolderHandle`): a link planted
+/// in the output, `.waterfall/tmp` included, is never written through, renamed over or emptied.
+struct SiteWriter {
+    let output: String
+    private let root: FolderHandle
+    let state: FolderHandle
+    private let tmp: FolderHandle
+    private let lock: FileLock
+    let records: OutputRecords
+    /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's.
+    private var planned: [[UInt8]: OwnedFile?] = [:]
+    private var staged: [(temporary: String, record: OwnedFile)] = []
+    private var kept: [OwnedFile] = []
+    private var temporaryCount = 0
+
+    static let stateFolder = ".waterfall"
+    /// The longest file name most file systems hold, in bytes.
+    static let maximumNameBytes = 255
+
+    /// Opens (or makes) the output folder and locks it.
+    init(output: String) throws(FileSystemError) {
+        self.output = output
+        root = try FolderHandle.open(output, create: true)
+        state = try root.folder(Self.stateFolder, create: true)
+        guard let lock = try state.lock("lock") else {
+            throw FileSystemError(output, "another build is writing this folder; wait for it to finish")
+        }
+        self.lock = lock
+        tmp = try state.folder("tmp", create: true)
+        for entry in (try? tmp.list()) ?? [] {
+            if let name = entry.text, entry.kind != .folder, CacheFolder.isTemporaryName(name) { tmp.remove(name) }
+        }
+        records = OutputRecords.read(from: state)
+    }
+
+    // MARK: - Plan
+
+    /// Checks every path the build will write; throws at the first problem, having written nothing.
+    mutating func plan(_ paths: [String]) throws(FileSystemError) {
+        try Self.checkNames(paths)
+        var problems: [FileSystemError] = []
+        let byFolder = Dictionary(grouping: paths, by: { FolderPath.parent(of: "/" + $0) })
+        for folder in byFolder.keys.sorted() {
+            let relative = String(folder.dropFirst())
+            let handle: FolderHandle?
+            do {
+                handle = try existingFolder(relative)
+            } catch {
+                problems.append(error)
+                continue
+            }
+            for path in byFolder[folder]!.sorted() {
+                do {
+                    let owner = try handle.flatMap { folder throws(FileSystemError) in try check(path, in: folder) }
+                    planned.updateValue(owner, forKey: Array(path.utf8))
+                } catch {
+                    problems.append(error)
+                }
+            }
+        }
+        guard let first = problems.first else { return }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more file\(problems.count == 2 ? "" : "s") in the way)" : ""
+        throw FileSystemError(first.path, first.reason + more)
+    }
+
+    /// The record of the file already at `path` when it is Waterfall's; nil when there is none. Anything
+    /// else there is in the way.
+    private func check(_ path: String, in folder: FolderHandle) throws(FileSystemError) -> OwnedFile? {
+        let name = FolderPath.lastComponent(of: path)
+        guard let info = folder.status(name) else { return nil }
+        let shown = FolderPath.join(output, path)
+        switch EntryKind(info.st_mode) {
+        case .folder: throw FileSystemError(shown, "is a folder where the site needs a file; move it away or choose another output folder")
+        case .link: throw FileSystemError(shown, "is a symbolic link, which Waterfall never writes through; move it away or choose another output folder")
+        case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
+        case .file:
+            guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
+                throw FileSystemError(shown, "exists and was not written by Waterfall; move it away or choose another output folder")
+            }
+            return owner
+        }
+    }
+
+    /// The folder at `relative` when it exists; nil when it does not yet. A link or a file on the way is
+    /// in the way.
+    private func existingFolder(_ relative: String) throws(FileSystemError) -> FolderHandle? {
+        var current = root
+        var walked = ""
+        for component in relative.split(separator: "/").map(String.init) {
+            walked = FolderPath.join(walked, component)
+            guard let kind = current.kind(component) else { return nil }
+            let shown = FolderPath.join(output, walked)
+            switch kind {
+            case .folder: current = try current.folder(component, create: false)
+            case .link: throw FileSystemError(shown, "is a symbolic link where the site needs a folder (Waterfall never writes through links); move it away")
+            case .file, .other: throw FileSystemError(shown, "is a file where the site needs a folder; move it away or choose another output folder")
+            }
+        }
+        return current
+    }
+
+    /// Names every file system holds, and no two paths one case-insensitive or normalising file system
+    /// (macOS, Windows) would take for one.
+    private static func checkNames(_ paths: [String]) throws(FileSystemError) {
+        var files: [String: String] = [:]
+        var folders: [String: String] = [:]
+        for path in paths {
+            guard isSafeRelativePath(path), !path.hasPrefix(stateFolder + "/"), path != stateFolder else {
+                throw FileSystemError(path, "is not a path inside the output folder")
+            }
+            for component in path.split(separator: "/") where component.utf8.count > maximumNameBytes {
+                throw FileSystemError(path, "has a name longer than \(maximumNameBytes) bytes")
+            }
+            let folded = path.lowercased()
+            if let other = files.updateValue(path, forKey: folded) {
+                throw FileSystemError(path, "and \(PathText.display(other)) would be the same file on some file systems")
+            }
+            var folder = FolderPath.parent(of: "/" + path)
+            while folder != "/" {
+                folders[String(folder.dropFirst()).lowercased()] = String(folder.dropFirst())
+                folder = FolderPath.parent(of: folder)
+            }
+        }
+        for (folded, path) in files {
+            if let folder = folders[folded] { throw FileSystemError(path, "is both a file and the folder of \(PathText.display(folder))/…") }
+        }
+    }
+
+    // MARK: - Stage
+
+    /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`).
+    mutating func write(_ bytes: [UInt8], to path: String) throws(FileSystemError) {
+        let hash = ContentHash.of(bytes)
+        if let existing = try existing(path), existing.hash == hash {
+            kept.append(existing)
+            return
+        }
+        let temporary = nextTemporary()
+        try tmp.writeNew(temporary, bytes)
+        try stage(temporary, as: path, hash: hash)
+    }
+
+    mutating func write(_ text: String, to path: String) throws(FileSystemError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
+    /// `copy`, else a copy. The site never holds a symbolic link.
+    mutating func publish(_ file: OpenFile, hash: String, as path: String, copy: Bool = false) throws(FileSystemError) {
+        if let existing = try existing(path), existing.hash == hash, copy ? existing.identity != file.identity : true {
+            kept.append(existing)
+            return
+        }
+        let temporary = nextTemporary()
+        if copy { try tmp.copy(file, as: temporary) } else { try tmp.linkOrCopy(file, as: temporary) }
+        try stage(temporary, as: path, hash: hash)
+    }
+
+    private func existing(_ path: String) throws(FileSystemError) -> OwnedFile? {
+        guard let entry = planned[Array(path.utf8)] else {
+            throw FileSystemError(FolderPath.join(output, path), "was not planned (a bug in Waterfall: nothing was changed)")
+        }
+        return entry
+    }
+
+    /// A path in the staging folder for C code to create a file at (exclusively); `adopt` stages it.
+    mutating func scratch() -> (name: String, path: String) {
+        let name = nextTemporary()
+        return (name, tmp.childPath(name))
+    }
+
+    /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
+    mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
+        let hash = try tmp.openFile(name).contentHash()
+        if let existing = try existing(path), existing.hash == hash {
+            tmp.remove(name)
+            kept.append(existing)
+            return
+        }
+        try stage(name, as: path, hash: hash)
+    }
+
+    /// Removes a scratch file that will not be staged.
+    func discard(scratch name: String) { tmp.remove(name) }
+
+    private mutating func stage(_ temporary: String, as path: String, hash: String) throws(FileSystemError) {
+        guard let info = tmp.status(temporary) else { throw FileSystemError.system(tmp.display(temporary), "cannot write") }
+        staged.append((temporary, OwnedFile(path: path, info: info, hash: hash)))
+    }
+
+    private mutating func nextTemporary() -> String {
+        temporaryCount += 1
+        return "\(CacheFolder.temporaryPrefix)\(getpid())-\(temporaryCount)"
+    }
+
+    /// Removes what was staged, after a failure: the site is left as it was.
+    func abandon() {
+        for (temporary, _) in staged { tmp.remove(temporary) }
+    }
+
+    // MARK: - Commit
+
+    /// Puts every staged file in place, removes what the last build wrote and this one did not (unless
+    /// `removingStale` is false: then their records are kept, for commands that add to a folder), and
+    /// records the manifest. Returns the removed paths, and those left alone because they changed since
+    /// Waterfall wrote them.
+    mutating func commit(removingStale: Bool = true) throws(FileSystemError) -> (removed: [String], leftAlone: [String]) {
+        let written = Set(kept.map { Array($0.path.utf8) } + staged.map { Array($0.record.path.utf8) })
+        if let missing = planned.keys.first(where: { !written.contains($0) }) {
+            abandon()
+            throw FileSystemError(FolderPath.join(output, String(decoding: missing, as: UTF8.self)),
+                                  "was planned but not written (a bug in Waterfall: nothing was changed)")
+        }
+        let journal = try OutputJournal(in: state)
+        var folders = FolderCursor(root: root)
+        for (temporary, record) in staged.sorted(by: { $0.record.path.utf8.lexicographicallyPrecedes($1.record.path.utf8) }) {
+            let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
+            try journal.append(record)
+            try tmp.rename(temporary, to: folder, as: FolderPath.lastComponent(of: record.path))
+        }
+        var outcome: (removed: [String], leftAlone: [String]) = ([], [])
+        var carried: [OwnedFile] = []
+        if removingStale {
+            outcome = removeStale(keeping: written, folders: &folders)
+        } else {
+            carried = records.latest.filter { !written.contains(Array($0.path.utf8)) }
+        }
+        let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
+        try tmp.writeNew(manifest, OutputRecords.manifest(kept + staged.map(\.record) + carried))
+        try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
+        state.remove(OutputRecords.journalName)
+        if state.kind("manifest") == .file { state.remove("manifest") }  // Waterfall 0.1's, which proved nothing
+        staged = []
+        return outcome
+    }
+
+    /// Removes recorded files this build did not write, when they are still provably Waterfall's, and
+    /// the folders that leaves empty.
+    private func removeStale(keeping written: Set<[UInt8]>, folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
+        var removed: [String] = [], leftAlone: [String] = []
+        let stale = records.paths.filter { !written.contains(Array($0.utf8)) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for path in stale {
+            let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
+            guard let folder = try? folders.open(Substring(parent), create: false) else { continue }
+            let name = FolderPath.lastComponent(of: path)
+            guard let info = folder.status(name) else { continue }
+            guard records.owner(of: path, info: info, open: { try? folder.openFile(name) }) != nil else {
+                leftAlone.append(path)
+                continue
+            }
+            if folder.remove(name) {
+                removed.append(path)
+                removeEmptyFolders(above: path)
+            }
+        }
+        return (removed, leftAlone)
+    }
+
+    /// Removes the folders above `path` that are now empty, up to (not including) the output folder.
+    private func removeEmptyFolders(above path: String) {
+        var folder = String(FolderPath.parent(of: "/" + path).dropFirst())
+        while !folder.isEmpty {
+            let parent = String(FolderPath.parent(of: "/" + folder).dropFirst())
+            guard let handle = try? root.folder(path: parent, create: false),
+                  handle.removeEmptyFolder(FolderPath.lastComponent(of: folder)) else { return }
+            folder = parent
+        }
+    }
+
+    /// A path that stays inside the output folder: relative, no `..`, `.` or empty segments, no NUL.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.utf8.contains(0)
+            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
+    }
+}
+
+/// The folder files are being put into, kept open while consecutive files share it (paths are taken in
+/// sorted order), so a site of 100,000 files opens each folder about once.
+private struct FolderCursor {
+    let root: FolderHandle
+    private var current: (path: Substring, handle: FolderHandle)?
+
+    init(root: FolderHandle) { self.root = root }
+
+    mutating func open(_ path: Substring, create: Bool) throws(FileSystemError) -> FolderHandle {
+        if let current, current.path == path { return current.handle }
+        let handle = path.isEmpty ? root : try root.folder(path: String(path), create: create)
+        current = (path, handle)
+        return handle
+    }
+}

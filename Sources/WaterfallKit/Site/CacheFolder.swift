@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// The cache's folder, proven to be Waterfall's before anything in it is touched, and locked against a
+/// second build. A folder is Waterfall's when it carries the marker file Waterfall writes (`CACHEDIR.TAG`,
+/// the cache-directory tag backup tools know), or is a cache of Waterfall 0.1 (its `version` file says so),
+/// or is empty when first used. Any other folder is refused: `--cache-dir ~/Pictures` must never let the
+/// cache's housekeeping delete a photo.
+struct CacheFolder: Sendable {
+    static let markerName = "CACHEDIR.TAG"
+    static let markerText = """
+        Signature: 8a477f597d28d172789f06886806bc55
+        # This folder is a cache made by Waterfall (waterfall build --cache-dir).
+        # Backup tools that honour CACHEDIR.TAG skip it; Waterfall only cleans up folders that carry this file.
+
+        """
+    static let lockName = "lock"
+
+    let root: FolderHandle
+    let photos: FolderHandle
+    let images: FolderHandle
+    let tmp: FolderHandle
+    private let lock: FileLock
+
+    /// Claims and locks the cache in the open folder `root`.
+    static func open(root: FolderHandle) throws(FileSystemError) -> CacheFolder {
+        let path = root.path
+        let marked = try isMarked(root)
+        if !marked && !isLegacyCache(root) {
+            let entries = try root.list().compactMap(\.text)
+            guard entries.allSatisfy({ $0 == lockName }) else {
+                throw FileSystemError(path, "is not empty and is not a Waterfall cache (it has no \(markerName) written by "
+                    + "Waterfall); give --cache-dir a new or empty folder")
+            }
+        }
+        guard let lock = try root.lock(lockName) else {
+            throw FileSystemError(path, "another build is using this cache; wait for it to finish")
+        }
+        if !marked { try writeMarker(root) }
+        let tmp = try root.folder("tmp", create: true)
+        clearTemporaries(tmp)
+        return CacheFolder(root: root, photos: try root.folder("photos", create: true),
+                           images: try root.folder("images", create: true), tmp: tmp, lock: lock)
+    }
+
+    /// Whether the folder carries Waterfall's marker (a regular file, not a link, with its text).
+    private static func isMarked(_ root: FolderHandle) throws(FileSystemError) -> Bool {
+        guard root.kind(markerName) != nil else { return false }
+        guard let bytes = try? root.openFile(markerName).read(limit: 4096) else {
+            throw FileSystemError(root.display(markerName), "is not a cache tag Waterfall wrote; give --cache-dir another folder")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55"), text.contains("Waterfall") else {
+            throw FileSystemError(root.path, "is another program's cache (its \(markerName) is not Waterfall's); give --cache-dir another folder")
+        }
+        return true
+    }
+
+    /// A Waterfall 0.1 cache: a `version` file that says `waterfall-cache-N`.
+    static func isLegacyCache(_ root: FolderHandle) -> Bool {
+        guard let bytes = try? root.openFile("version").read(limit: 64) else { return false }
+        return bytes.starts(with: Array("waterfall-cache-".utf8))
+    }
+
+    private static func writeMarker(_ root: FolderHandle) throws(FileSystemError) {
+        let temporary = "\(temporaryPrefix)\(getpid())-marker"
+        root.remove(temporary)
+        try root.writeNew(temporary, Array(markerText.utf8))
+        try root.rename(temporary, to: root, as: markerName)
+    }
+
+    /// Temporary files are named `wf-PID-…`; what a killed build left is removed (only such names).
+    static let temporaryPrefix = "wf-"
+
+    private static func clearTemporaries(_ tmp: FolderHandle) {
+        for entry in (try? tmp.list()) ?? [] {
+            guard let name = entry.text, entry.kind != .folder, isTemporaryName(name) else { continue }
+            tmp.remove(name)
+        }
+    }
+
+    /// `wf-…`, or Waterfall 0.1's `PID-…`.
+    static func isTemporaryName(_ name: String) -> Bool {
+        if name.hasPrefix(temporaryPrefix) { return true }
+        guard let dash = name.firstIndex(of: "-") else { return false }
+        return dash != name.startIndex && name[..<dash].allSatisfy(\.isASCIIDigit)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,59 @@
+/// Hands out the file names of one folder of the site. Each claim gets the name it asks for when that
+/// is free; otherwise (a reserved name such as `index.html`, or a name another file took first) the
+/// same name with `~` and eight hex digits of a digest of what claims it (its path in the input), so the
+/// result is stable from build to build. Names are compared as a case-insensitive, normalising file
+/// system (macOS, Windows) would compare them, so the site copies anywhere; and none is longer than a
+/// file system holds (long names are shortened and always tagged).
+struct NameAllocator {
+    private var taken: Set<String> = []
+    private let isReserved: (String) -> Bool
+
+    init(reserving isReserved: @escaping (String) -> Bool = { _ in false }) {
+        self.isReserved = isReserved
+    }
+
+    /// A free name `stem + ext` (or `stem~TAG + ext`): `ext` is kept whole (`.jpg.html`), the stem is what
+    /// gives way. `identity` decides the tag.
+    mutating func claim(stem: String, ext: String, identity: String) -> String {
+        let tag = "~" + String(BuildCache.digest(identity).prefix(8))
+        var candidates: [String] = []
+        if (stem + ext).utf8.count <= SiteWriter.maximumNameBytes { candidates.append(stem + ext) }
+        candidates.append(Self.shortened(stem, toFit: tag + ext) + tag + ext)
+        for candidate in candidates where take(candidate) { return candidate }
+        var number = 2
+        while true {
+            let counted = tag + "-\(number)"
+            let candidate = Self.shortened(stem, toFit: counted + ext) + counted + ext
+            if take(candidate) { return candidate }
+            number += 1
+        }
+    }
+
+    /// A file name split for `claim`: `IMG_1.jpg` is (`IMG_1`, `.jpg`); a name without a short extension
+    /// is all stem.
+    static func split(_ fileName: String) -> (stem: String, ext: String) {
+        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return (fileName, "") }
+        let ext = fileName[dot...]
+        guard ext.count > 1, ext.utf8.count <= 16, !ext.contains(" ") else { return (fileName, "") }
+        return (String(fileName[..<dot]), String(ext))
+    }
+
+    private mutating func take(_ name: String) -> Bool {
+        let folded = name.lowercased()  // Swift compares Strings by canonical equivalence: NFC = NFD
+        guard !isReserved(folded), !taken.contains(folded) else { return false }
+        taken.insert(folded)
+        return true
+    }
+
+    /// The stem cut (at a character boundary) so that it and `tail` fit in a file name.
+    private static func shortened(_ stem: String, toFit tail: String) -> String {
+        let room = SiteWriter.maximumNameBytes - tail.utf8.count
+        guard stem.utf8.count > room else { return stem }
+        var cut = ""
+        for character in stem {
+            guard cut.utf8.count + character.utf8.count <= room else { break }
+            cut.append(character)
+        }
+        return cut
+    }
+}

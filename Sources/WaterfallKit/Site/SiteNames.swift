@@ -1,0 +1,78 @@
+/// Gives every album, page, image and original its path in the site, before anything is written, so that
+/// no two things can ever want one path:
+///
+/// - an album folder keeps its name unless it is one the site itself uses there (`index.html`,
+///   `page-N.html`, `photos`, `images`, `originals`, and `assets` at the top) or another album took it;
+/// - each photo's page (`photos/NAME.html`), derived images (`images/LABEL/NAME[.jpg|.png]`) and original
+///   (`originals/NAME`) keep its file name unless another photo of the album wants the same one (an
+///   opaque `a.png` is published as `a.png.jpg`, which a real `a.png.jpg` beside it also wants; `A.jpg`
+///   and `a.jpg`; the NFC and NFD spellings of one name);
+/// - a name over 255 bytes is shortened.
+///
+/// What gives way gets a stable `~` tag (`NameAllocator`); claims are made in a fixed order (byte order of
+/// the input names, real names before derived ones), so the same input always gives the same site.
+enum SiteNames {
+    static func assign(_ root: inout Album) {
+        assign(&root, folder: "", isTop: true)
+    }
+
+    private static func assign(_ album: inout Album, folder: String, isTop: Bool) {
+        album.sitePath = folder
+        var folders = NameAllocator(reserving: isTop ? { isReservedAtTop($0) } : { isReserved($0) })
+        for index in album.children.indices {
+            let name = FolderPath.lastComponent(of: album.children[index].path)
+            let claimed = folders.claim(stem: name, ext: "", identity: album.children[index].path)
+            assign(&album.children[index], folder: SitePath.join(folder, claimed), isTop: false)
+        }
+        assignPhotos(&album.photos, folder: folder)
+        // The cover is a copy of one of the tree's photos, made before they had their paths.
+        if let cover = album.cover {
+            album.cover = album.all.lazy.flatMap(\.photos).first { BuildCache.sameBytes($0.photo.name, cover.photo.name) }
+        }
+    }
+
+    private static func assignPhotos(_ photos: inout [PublishedPhoto], folder: String) {
+        var pages = NameAllocator(), originals = NameAllocator()
+        let byName = photos.indices.sorted { photos[$0].photo.name.utf8.lexicographicallyPrecedes(photos[$1].photo.name.utf8) }
+        for index in byName {
+            let photo = photos[index].photo
+            let (stem, ext) = NameAllocator.split(photo.fileName)
+            photos[index].page = SitePath.join(folder, "photos/" + pages.claim(stem: stem, ext: ext + ".html", identity: photo.name))
+            photos[index].original = SitePath.join(folder, "originals/" + originals.claim(stem: stem, ext: ext, identity: photo.name))
+        }
+        // Derived images, folder by folder (`images/500`, `images/view`): names that are the photo's own
+        // file name claim first, so a real `a.png.jpg` keeps its name and the `a.png` published as JPEG gives way.
+        var claims: [(photo: Int, image: Int, added: Bool)] = []
+        for index in byName {
+            for (position, image) in photos[index].images.enumerated() {
+                let own = Derivation.fileName(photos[index].photo.fileName, format: image.format)
+                claims.append((index, position, !BuildCache.sameBytes(own, photos[index].photo.fileName)))
+            }
+        }
+        var folders: [String: NameAllocator] = [:]
+        for claim in claims.filter({ !$0.added }) + claims.filter(\.added) {
+            let photo = photos[claim.photo].photo
+            let image = photos[claim.photo].images[claim.image]
+            let (stem, ext) = NameAllocator.split(photo.fileName)
+            let added = claim.added ? (image.format == .png ? ".png" : ".jpg") : ""
+            let name = folders[image.label, default: NameAllocator()].claim(stem: stem, ext: ext + added, identity: photo.name)
+            photos[claim.photo].images[claim.image].path = SitePath.join(folder, "images/\(image.label)/" + name)
+        }
+    }
+
+    /// Names an album folder cannot have, because the album's own files use them (folded to lowercase).
+    static func isReserved(_ folded: String) -> Bool {
+        ["index.html", "photos", "images", "originals"].contains(folded) || isPageName(folded)
+    }
+
+    static func isReservedAtTop(_ folded: String) -> Bool {
+        isReserved(folded) || folded == "assets" || folded == SiteWriter.stateFolder
+    }
+
+    /// `page-2.html`, `page-10.html`, …: the names of later gallery pages.
+    private static func isPageName(_ name: String) -> Bool {
+        guard name.hasPrefix("page-"), name.hasSuffix(".html") else { return false }
+        let number = name.dropFirst(5).dropLast(5)
+        return !number.isEmpty && number.allSatisfy(\.isASCIIDigit)
+    }
+}
