@@ -55,6 +55,16 @@ struct DecimalTextTests {
         #expect(DecimalText.format(1234567.5, decimals: 3) == "1234567.5")
         #expect(DecimalText.format(-0.0004, decimals: 3) == "0")
     }
+
+    /// Any finite value is written, never a trap: past Int64 at the asked precision, fewer decimals; past
+    /// Int64 itself, the shortest digits padded with zeros.
+    @Test func hugeValuesLoseDecimalsNotTheProcess() {
+        #expect(DecimalText.format(10_000_000_000.5, decimals: 9) == "10000000000.5")
+        #expect(DecimalText.format(-98_765_432_109_876.5, decimals: 5).hasPrefix("-98765432109876."))
+        #expect(DecimalText.format(1.25e20, decimals: 3) == "125000000000000000000")
+        #expect(DecimalText.format(-1e19, decimals: 0) == "-10000000000000000000")
+        #expect(DecimalText.format(.greatestFiniteMagnitude, decimals: 5) == "17976931348623157" + String(repeating: "0", count: 292))
+    }
 }
 
 struct BoardStyleTests {
