@@ -180,7 +180,7 @@ extension SiteConfiguration {
         private func kind(_ value: JSONValue) -> String {
             switch value {
             case .string(let text): "the string \"\(text)\""
-            case .int, .double: "a number"
+            case .int, .double, .bigNumber: "a number"
             case .bool(let flag): "\(flag)"
             case .null: "null"
             case .array: "a list"
