@@ -91,6 +91,11 @@ struct InspectCommandTests {
         #expect(refused.stdout.contains("640×480 is 307200 pixels, over the 300000-pixel limit"))
         let allowed = try WaterfallProcess.run(["inspect", "--json", "--max-pixels=307200", file])
         #expect(allowed.status == 0)
+        // The ends of the option's range: a limit of one pixel reads right, the largest Int is no limit.
+        let one = try WaterfallProcess.run(["inspect", "--max-pixels", "1", file])
+        #expect(one.status == 1 && one.stderr.contains("640×480 is 307200 pixels, over the 1-pixel limit"), "\(one.stderr)")
+        let most = try WaterfallProcess.run(["inspect", "--max-pixels", "9223372036854775807", file])
+        #expect(most.status == 0 && !most.signalled)
     }
 
     @Test(arguments: [
