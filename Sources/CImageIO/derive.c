@@ -46,6 +46,18 @@ static void megapixels(uint64_t pixels, char *text, size_t size) {
     else snprintf(text, size, "%llu.%llu", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
 }
 
+/* "12 megapixels, over the 10-megapixel limit" when one decimal says it truly (the limit is a whole number of
+ * tenths and the two differ); else exact: "240000 pixels, over the 1-pixel limit". As HeaderReader.overLimit. */
+static void over_limit(uint64_t pixels, uint64_t limit, char *text, size_t size) {
+    char have[32], cap[32];
+    megapixels(pixels, have, sizeof have);
+    megapixels(limit, cap, sizeof cap);
+    if (limit % 100000 == 0 && strcmp(have, cap) != 0)
+        snprintf(text, size, "%s megapixels, over the %s-megapixel limit", have, cap);
+    else
+        snprintf(text, size, "%llu pixels, over the %llu-pixel limit", (unsigned long long)pixels, (unsigned long long)limit);
+}
+
 /* The largest size that fits the box, never larger than the image; exact on the limiting axis. */
 static void fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
                 uint32_t *out_height) {
@@ -194,10 +206,9 @@ static int check_source(const char *source, const wf_derive_request *r, wf_deriv
     }
     uint64_t pixels = (uint64_t)width * height;
     if (pixels > r->max_pixels) {
-        char have[32], limit[32];
-        megapixels(pixels, have, sizeof have);
-        megapixels(r->max_pixels, limit, sizeof limit);
-        fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u is %s megapixels, over the %s-megapixel limit", width, height, have, limit);
+        char reason[128];
+        over_limit(pixels, r->max_pixels, reason, sizeof reason);
+        fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u×%u is %s", width, height, reason);
         return -1;
     }
     /* libpng's own default limit, restored here: the resampler's weights cost about 24 bytes per source

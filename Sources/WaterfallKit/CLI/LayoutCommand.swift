@@ -13,12 +13,12 @@ struct LayoutCommand {
         with a warning on stderr.
 
         Options:
-          --width W              board width in CSS pixels (required)
-          --columns C            number of columns (default 3)
-          --column-spacing G     gap between columns (default 10)
-          --row-spacing R        gap between tiles of a column (default 10)
-          --insets T,L,B,R       space around the tiles, or one value for all four (default 10)
-          --footer-height F      height of the footer under the tallest column (default 50)
+          --width W              board width in CSS pixels, up to 100000 (required)
+          --columns C            number of columns, 1–10000 (default 3)
+          --column-spacing G     gap between columns, 0–1000 (default 10)
+          --row-spacing R        gap between tiles of a column, 0–1000 (default 10)
+          --insets T,L,B,R       space around the tiles, or one value for all four, 0–1000 (default 10)
+          --footer-height F      height of the footer under the tallest column, 0–10000 (default 50)
           --placement P          shortest: each tile to the shortest column, leftmost on ties
                                  (default); round-robin: tile i to column i mod C
           --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...}}
@@ -42,12 +42,12 @@ struct LayoutCommand {
         while let argument = try scanner.next() {
             switch argument {
             case .positional(let path): folders.append(path)
-            case .option("--width"): command.width = try scanner.number(above: 0)
+            case .option("--width"): command.width = try scanner.number(above: 0, atMost: SettingLimits.minWidth.upperBound)
             case .option("--columns"): command.configuration.columnCount = try scanner.integer(in: 1...10_000)
-            case .option("--column-spacing"): command.configuration.columnSpacing = try scanner.number(atLeast: 0)
-            case .option("--row-spacing"): command.configuration.rowSpacing = try scanner.number(atLeast: 0)
-            case .option("--insets"): command.configuration.edgeInsets = try scanner.insets()
-            case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(atLeast: 0)
+            case .option("--column-spacing"): command.configuration.columnSpacing = try scanner.number(in: SettingLimits.spacing)
+            case .option("--row-spacing"): command.configuration.rowSpacing = try scanner.number(in: SettingLimits.spacing)
+            case .option("--insets"): command.configuration.edgeInsets = try scanner.insets(in: SettingLimits.spacing)
+            case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(in: SettingLimits.footerHeight)
             case .option("--placement"): command.configuration.placement = try scanner.placement()
             case .option("--json"): command.json = true
             case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
@@ -101,17 +101,24 @@ struct LayoutCommand {
 }
 
 extension ArgumentScanner {
-    /// A finite decimal number greater than `bound`.
-    mutating func number(above bound: Double) throws -> Double {
+    /// A finite decimal number greater than `bound` and at most `limit`.
+    mutating func number(above bound: Double, atMost limit: Double) throws -> Double {
         let value = try decimal()
         guard value > bound else { throw UsageError("\(option) must be greater than \(bound.readable), got \(value.readable)", command: command) }
-        return value
+        return try checked(value, atMost: limit)
     }
 
-    /// A finite decimal number at least `bound`.
-    mutating func number(atLeast bound: Double) throws -> Double {
+    /// A finite decimal number in `range`.
+    mutating func number(in range: ClosedRange<Double>) throws -> Double {
         let value = try decimal()
-        guard value >= bound else { throw UsageError("\(option) must be at least \(bound.readable), got \(value.readable)", command: command) }
+        guard value >= range.lowerBound else {
+            throw UsageError("\(option) must be at least \(range.lowerBound.readable), got \(value.readable)", command: command)
+        }
+        return try checked(value, atMost: range.upperBound)
+    }
+
+    private func checked(_ value: Double, atMost limit: Double) throws -> Double {
+        guard value <= limit else { throw UsageError("\(option) must be at most \(limit.readable), got \(value.readable)", command: command) }
         return value
     }
 
@@ -123,12 +130,13 @@ extension ArgumentScanner {
         return value
     }
 
-    /// `T,L,B,R`, or one number for all four sides.
-    mutating func insets() throws -> EdgeInsets {
+    /// `T,L,B,R`, or one number for all four sides, each in `range`.
+    mutating func insets(in range: ClosedRange<Double>) throws -> EdgeInsets {
         let text = try value()
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
-        guard parts.count == 1 || parts.count == 4, parts.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? false }) else {
-            throw UsageError("\(option) needs four numbers ≥ 0 as T,L,B,R, or one for all sides (got '\(text)')", command: command)
+        guard parts.count == 1 || parts.count == 4, parts.allSatisfy({ $0.map { range.contains($0) } ?? false }) else {
+            throw UsageError("\(option) needs four numbers from \(range.lowerBound.readable) to \(range.upperBound.readable) "
+                + "as T,L,B,R, or one for all sides (got '\(text)')", command: command)
         }
         let values = parts.map { $0! }
         return values.count == 1 ? EdgeInsets(all: values[0])
@@ -148,6 +156,7 @@ extension ArgumentScanner {
 extension Double {
     /// The number as people write it: no trailing ".0", at most two decimals.
     var readable: String {
+        guard abs(self) < 1e15 else { return String(self) }  // also keeps ×100 below infinity
         let hundredths = (self * 100).rounded() / 100
         if hundredths == hundredths.rounded(), abs(hundredths) < 1e15 { return String(Int(hundredths)) }
         return String(hundredths)

@@ -40,7 +40,7 @@ public struct HeaderReader: Sendable {
         }
         if header.pixelCount > maxPixels {
             return ImageReadError(.tooLarge, "\(header.pixelWidth)×\(header.pixelHeight) is "
-                + "\(Self.megapixels(header.pixelCount)) megapixels, over the \(Self.megapixels(maxPixels))-megapixel limit")
+                + Self.overLimit(pixels: header.pixelCount, limit: maxPixels))
         }
         return nil
     }
@@ -75,8 +75,17 @@ public struct HeaderReader: Sendable {
         }.joined(separator: " ")
     }
 
+    /// "12 megapixels, over the 10-megapixel limit" when one decimal of megapixels says it truly (the limit is
+    /// a whole number of tenths and the two differ); else exact: "240000 pixels, over the 239999-pixel limit",
+    /// "12000000 pixels, over the 1-pixel limit". derive.c's `over_limit` writes the same words.
+    static func overLimit(pixels: Int, limit: Int) -> String {
+        let (have, cap) = (megapixels(pixels), megapixels(limit))
+        if limit % 100_000 == 0 && have != cap { return "\(have) megapixels, over the \(cap)-megapixel limit" }
+        return "\(pixels) pixels, over the \(limit)-pixel limit"
+    }
+
     static func megapixels(_ pixels: Int) -> String {
-        let tenths = (pixels + 50_000) / 100_000
+        let tenths = pixels / 100_000 + (pixels % 100_000 >= 50_000 ? 1 : 0)  // no overflow near Int.max
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
     }
 }

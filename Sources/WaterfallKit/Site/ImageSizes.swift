@@ -10,10 +10,16 @@ struct ImageSizes: Sendable, Equatable {
     let sizesAttribute: String
 
     init(configuration: SiteConfiguration) {
-        let base = configuration.tileWidth ?? Self.widestTile(configuration)
+        let base = configuration.tileWidth ?? Self.automaticTileWidth(configuration)
         tileWidths = Array(Set(configuration.densities.map { $0 * base })).sorted()
         viewSize = configuration.viewSize
         sizesAttribute = Self.sizes(configuration)
+    }
+
+    /// The 1× tile width when the configuration names none: the widest tile, but never so wide that a
+    /// density makes an image wider than `SettingLimits.widestImage` (a band may start at 100,000 px).
+    static func automaticTileWidth(_ configuration: SiteConfiguration) -> Int {
+        min(widestTile(configuration), SettingLimits.widestImage / max(1, configuration.densities.max() ?? 1))
     }
 
     /// The widest tile any band lays out, up to `SiteConfiguration.widestBoard`, rounded up to 10 px.

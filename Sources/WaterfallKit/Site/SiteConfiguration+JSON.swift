@@ -1,5 +1,6 @@
-/// Reading `waterfall.json`. Every key is optional; an unknown key or a value of the wrong type is an
-/// error that names the key and the file, so a typo never silently does nothing.
+/// Reading `waterfall.json`. Every key is optional; an unknown key, a value of the wrong type or a number
+/// outside its range (`SettingLimits`) is an error that names the key and the file, so a typo never
+/// silently does nothing and no number can overflow anything downstream.
 extension SiteConfiguration {
     public struct FileError: Error, Equatable, CustomStringConvertible {
         public var file: String
@@ -15,6 +16,7 @@ extension SiteConfiguration {
         for (key, value) in members {
             try reader.apply(key, value, to: &result)
         }
+        try result.checkCombinations(file: file)
         return result
     }
 
@@ -73,7 +75,7 @@ extension SiteConfiguration {
             case "columnSpacing": configuration.columnSpacing = try length(value, key)
             case "rowSpacing": configuration.rowSpacing = try length(value, key)
             case "insets": configuration.insets = try insets(value, key)
-            case "footerHeight": configuration.footerHeight = try length(value, key)
+            case "footerHeight": configuration.footerHeight = try length(value, key, in: SettingLimits.footerHeight)
             case "footerText": configuration.footerText = try string(value, key)
             case "sort":
                 let name = try string(value, key)
@@ -83,20 +85,12 @@ extension SiteConfiguration {
                 }
                 configuration.sort = order
             case "reverse": configuration.reverse = try bool(value, key)
-            case "maxPixels": configuration.maxPixels = try integer(value, key, minimum: 1)
-            case "quality":
-                configuration.quality = try integer(value, key, minimum: 1)
-                guard configuration.quality <= 100 else { throw fail("'quality' must be at most 100 (got \(configuration.quality))") }
-            case "viewSize": configuration.viewSize = try integer(value, key, minimum: 16)
-            case "perPage": configuration.perPage = try integer(value, key, minimum: 1)
-            case "tileWidth": configuration.tileWidth = try integer(value, key, minimum: 16)
-            case "densities":
-                guard case .array(let elements) = value, !elements.isEmpty else {
-                    throw fail("'densities' must be a non-empty list of whole numbers, such as [1, 2]")
-                }
-                var densities: [Int] = []
-                for (index, element) in elements.enumerated() { densities.append(try integer(element, "densities[\(index)]", minimum: 1)) }
-                configuration.densities = densities
+            case "maxPixels": configuration.maxPixels = try integer(value, key, in: SettingLimits.maxPixels)
+            case "quality": configuration.quality = try integer(value, key, in: SettingLimits.quality)
+            case "viewSize": configuration.viewSize = try integer(value, key, in: SettingLimits.viewSize)
+            case "perPage": configuration.perPage = try integer(value, key, in: SettingLimits.perPage)
+            case "tileWidth": configuration.tileWidth = try integer(value, key, in: SettingLimits.tileWidth)
+            case "densities": configuration.densities = try densities(value)
             case "originals":
                 let name = try string(value, key)
                 guard let policy = OriginalsPolicy(rawValue: name) else {
@@ -107,9 +101,26 @@ extension SiteConfiguration {
             }
         }
 
+        private func densities(_ value: JSONValue) throws(FileError) -> [Int] {
+            guard case .array(let elements) = value, !elements.isEmpty else {
+                throw fail("'densities' must be a non-empty list of whole numbers, such as [1, 2]")
+            }
+            guard elements.count <= SettingLimits.densityCount else {
+                throw fail("'densities' must list at most \(SettingLimits.densityCount) densities (got \(elements.count))")
+            }
+            var densities: [Int] = []
+            for (index, element) in elements.enumerated() {
+                densities.append(try integer(element, "densities[\(index)]", in: SettingLimits.density))
+            }
+            return densities
+        }
+
         private func bands(_ value: JSONValue) throws(FileError) -> [BandSetting] {
             guard case .array(let elements) = value, !elements.isEmpty else {
                 throw fail("'bands' must be a non-empty list of {\"minWidth\": …, \"columns\": …}")
+            }
+            guard elements.count <= SettingLimits.bandCount else {
+                throw fail("'bands' must list at most \(SettingLimits.bandCount) bands (got \(elements.count))")
             }
             var bands: [BandSetting] = []
             for (index, element) in elements.enumerated() {
@@ -118,8 +129,8 @@ extension SiteConfiguration {
                 var band = BandSetting(minWidth: -1, columns: 0)
                 for (key, value) in members {
                     switch key {
-                    case "minWidth": band.minWidth = try length(value, "\(name).minWidth")
-                    case "columns": band.columns = try integer(value, "\(name).columns", minimum: 1)
+                    case "minWidth": band.minWidth = try length(value, "\(name).minWidth", in: SettingLimits.minWidth)
+                    case "columns": band.columns = try integer(value, "\(name).columns", in: SettingLimits.columns)
                     case "columnSpacing": band.columnSpacing = try length(value, "\(name).columnSpacing")
                     case "rowSpacing": band.rowSpacing = try length(value, "\(name).rowSpacing")
                     default: throw fail("unknown key '\(name).\(key)'")
@@ -141,10 +152,10 @@ extension SiteConfiguration {
                 for (index, element) in elements.enumerated() { sides.append(try length(element, "\(key)[\(index)]")) }
                 return EdgeInsets(top: sides[0], left: sides[1], bottom: sides[2], right: sides[3])
             }
-            guard let all = number(value) else {
+            guard number(value) != nil else {
                 throw fail("'\(key)' must be a number or a list of four numbers [top, left, bottom, right]")
             }
-            return EdgeInsets(all: try length(.double(all), key))
+            return EdgeInsets(all: try length(value, key))
         }
 
         private func string(_ value: JSONValue, _ key: String) throws(FileError) -> String {
@@ -157,30 +168,58 @@ extension SiteConfiguration {
             return flag
         }
 
-        private func length(_ value: JSONValue, _ key: String) throws(FileError) -> Double {
+        /// A length in CSS px; spacing and insets unless another range is given.
+        private func length(_ value: JSONValue, _ key: String,
+                            in range: ClosedRange<Double> = SettingLimits.spacing) throws(FileError) -> Double {
             guard let number = number(value) else { throw fail("'\(key)' must be a number (got \(kind(value)))") }
-            guard number >= 0 else { throw fail("'\(key)' must be at least 0 (got \(number.readable))") }
+            guard range.contains(number) else {
+                throw outOfRange(key, "\(range.lowerBound.readable) and \(range.upperBound.readable) px", value)
+            }
             return number
         }
 
-        private func integer(_ value: JSONValue, _ key: String, minimum: Int) throws(FileError) -> Int {
-            guard case .int(let number) = value else { throw fail("'\(key)' must be a whole number (got \(kind(value)))") }
-            guard number >= minimum else { throw fail("'\(key)' must be at least \(minimum) (got \(number))") }
-            return number
+        /// A whole number in `range`; `1e3` counts as whole, `2.5` does not.
+        private func integer(_ value: JSONValue, _ key: String, in range: ClosedRange<Int>) throws(FileError) -> Int {
+            guard let number = number(value), number == number.rounded(.towardZero) else {
+                throw fail("'\(key)' must be a whole number (got \(kind(value)))")
+            }
+            guard Double(range.lowerBound) <= number, number <= Double(range.upperBound) else {
+                throw outOfRange(key, "\(range.lowerBound) and \(range.upperBound)", value)
+            }
+            return Int(number)
         }
 
+        /// The value as a Double, nil when it is not a number. A number too large to hold is ±infinity
+        /// here: outside every range, so it is refused, with its text quoted.
         private func number(_ value: JSONValue) -> Double? {
             switch value {
             case .int(let number): Double(number)
             case .double(let number): number
+            case .bigNumber(let text): text.hasPrefix("-") ? -.infinity : .infinity
             default: nil
+            }
+        }
+
+        private func outOfRange(_ key: String, _ bounds: String, _ value: JSONValue) -> FileError {
+            fail("'\(key)' must be between \(bounds) (got \(Self.text(of: value)))")
+        }
+
+        /// A number as the message quotes it: whole numbers without ".0", the rest as Swift writes them.
+        private static func text(of value: JSONValue) -> String {
+            switch value {
+            case .int(let number): return String(number)
+            case .double(let number) where number == 0: return number.sign == .minus ? "-0" : "0"
+            case .double(let number) where number == number.rounded() && abs(number) < 1e15: return String(Int(number))
+            case .double(let number): return String(number)
+            case .bigNumber(let text): return text
+            default: return value.rendered()
             }
         }
 
         private func kind(_ value: JSONValue) -> String {
             switch value {
             case .string(let text): "the string \"\(text)\""
-            case .int, .double: "a number"
+            case .int, .double, .bigNumber: "a number"
             case .bool(let flag): "\(flag)"
             case .null: "null"
             case .array: "a list"

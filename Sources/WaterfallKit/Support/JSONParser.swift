@@ -1,5 +1,6 @@
 /// A strict JSON parser (RFC 8259) into `JSONValue`, keeping object keys in file order. Errors name the
-/// line and column, so a config mistake can be pointed at.
+/// line and column, so a config mistake can be pointed at. A UTF-8 byte-order mark at the start is skipped
+/// (editors on Windows write one); a key written twice in one object is an error, not "the last one wins".
 struct JSONParser {
     struct Error: Swift.Error, Equatable, CustomStringConvertible {
         var line: Int
@@ -10,6 +11,8 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private var position = 0
+    /// Where the text starts: after the byte-order mark, if there is one (columns count from there).
+    private let start: Int
     /// Nesting limit: a hostile file must not exhaust the stack.
     private static let maximumDepth = 256
 
@@ -22,7 +25,11 @@ struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+        start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        position = start
+    }
 
     private mutating func value(depth: Int) throws(Error) -> JSONValue {
         guard depth < Self.maximumDepth else { throw error("nested too deeply") }
@@ -42,12 +49,17 @@ struct JSONParser {
     private mutating func object(depth: Int) throws(Error) -> JSONValue {
         position += 1
         var members: [(String, JSONValue)] = []
+        var keyPositions: [String: Int] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { position += 1; return .object(members) }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+            let keyPosition = position
             let key = try string()
+            if let first = keyPositions.updateValue(keyPosition, forKey: key) {
+                throw error("duplicate key '\(key)' (first at line \(location(of: first).line))", at: keyPosition)
+            }
             skipWhitespace()
             try expect(":")
             skipWhitespace()
@@ -151,7 +163,7 @@ struct JSONParser {
     }
 
     private mutating func number() throws(Error) -> JSONValue {
-        let start = position
+        let numberStart = position
         if peek() == UInt8(ascii: "-") { position += 1 }
         guard let first = peek(), Self.isDigit(first) else { throw error("bad number") }
         if first == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
@@ -169,9 +181,9 @@ struct JSONParser {
             guard let digit = peek(), Self.isDigit(digit) else { throw error("bad number") }
             skipDigits()
         }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let integer = Int(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else { throw error("number out of range") }
+        let text = String(decoding: bytes[numberStart..<position], as: UTF8.self)
+        if isInteger { return Int(text).map { .int($0) } ?? .bigNumber(text) }
+        guard let double = Double(text), double.isFinite else { return .bigNumber(text) }
         return .double(double)
     }
 
@@ -201,13 +213,19 @@ struct JSONParser {
 
     private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private func error(_ message: String) -> Error {
-        var line = 1, lineStart = 0
-        for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
+    private func error(_ message: String, at offset: Int? = nil) -> Error {
+        let (line, column) = location(of: offset ?? position)
+        return Error(line: line, column: column, message: message)
+    }
+
+    /// The line and column (in characters, from 1) of a byte offset.
+    private func location(of offset: Int) -> (line: Int, column: Int) {
+        let end = min(offset, bytes.count)
+        var line = 1, lineStart = min(start, end)
+        for index in lineStart..<end where bytes[index] == 0x0A {
             line += 1
             lineStart = index + 1
         }
-        let column = String(decoding: bytes[lineStart..<min(position, bytes.count)], as: UTF8.self).count + 1
-        return Error(line: line, column: column, message: message)
+        return (line, String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1)
     }
 }

@@ -3,6 +3,10 @@ enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)
+    /// A number JSON can write but this program cannot hold: a whole number beyond `Int`
+    /// (99999999999999999999) or one beyond any finite `Double` (1e400). Kept as written, so a
+    /// message can quote it; never read as infinity or rounded.
+    case bigNumber(String)
     case bool(Bool)
     case null
     case array([JSONValue])
@@ -44,6 +48,7 @@ enum JSONValue: Sendable, Equatable {
         case .string(let value): Self.writeString(value, to: &output)
         case .int(let value): output.append(String(value))
         case .double(let value): output.append(Self.format(value))
+        case .bigNumber(let text): output.append(text)
         case .bool(let value): output.append(value ? "true" : "false")
         case .null: output.append("null")
         case .array(let elements):

@@ -87,9 +87,15 @@ struct InspectCommandTests {
         let file = Fixtures.header("J23-exif-thumbnail-before-sof-no-jfif.jpg")
         let refused = try WaterfallProcess.run(["inspect", "--json", "--max-pixels", "300000", file])
         #expect(refused.status == 1)
-        #expect(refused.stdout.contains("over the 0.3-megapixel limit"))
+        // 307200 and 300000 both round to 0.3 megapixels: the message gives the exact counts.
+        #expect(refused.stdout.contains("640×480 is 307200 pixels, over the 300000-pixel limit"))
         let allowed = try WaterfallProcess.run(["inspect", "--json", "--max-pixels=307200", file])
         #expect(allowed.status == 0)
+        // The ends of the option's range: a limit of one pixel reads right, the largest Int is no limit.
+        let one = try WaterfallProcess.run(["inspect", "--max-pixels", "1", file])
+        #expect(one.status == 1 && one.stderr.contains("640×480 is 307200 pixels, over the 1-pixel limit"), "\(one.stderr)")
+        let most = try WaterfallProcess.run(["inspect", "--max-pixels", "9223372036854775807", file])
+        #expect(most.status == 0 && !most.signalled)
     }
 
     @Test(arguments: [

@@ -138,6 +138,17 @@ struct LayoutCommandTests {
         (["layout", ".", "--width", "800", "--row-spacing", "nan"], "--row-spacing needs a number"),
         (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets needs four numbers"),
         (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'shortest' or 'round-robin'"),
+        // The same ranges as waterfall.json: no board, gap or footer so large that coordinates turn infinite.
+        (["layout", ".", "--width", "1e308"], "--width must be at most 100000, got 1e+308"),
+        (["layout", ".", "--width", "100000.5"], "--width must be at most 100000, got 100000.5"),
+        (["layout", ".", "--width", "800", "--row-spacing", "1.7e308"], "--row-spacing must be at most 1000, got 1.7e+308"),
+        (["layout", ".", "--width", "800", "--column-spacing", "1000.5"], "--column-spacing must be at most 1000, got 1000.5"),
+        (["layout", ".", "--width", "800", "--footer-height", "1e400"], "--footer-height needs a number (got '1e400')"),
+        (["layout", ".", "--width", "800", "--footer-height", "10001"], "--footer-height must be at most 10000, got 10001"),
+        (["layout", ".", "--width", "800", "--insets", "0,0,0,1e308"], "--insets needs four numbers from 0 to 1000"),
+        (["layout", ".", "--width", "800", "--columns", "9223372036854775807"], "--columns needs a whole number, 1–10000"),
+        (["layout", ".", "--width", "800", "--max-pixels", "99999999999999999999"], "--max-pixels needs a whole number"),
+        (["layout", ".", "--width", "800", "--jobs", "9223372036854775807"], "--jobs needs a whole number, 1–1024"),
         (["layout", ".", "--width", "30", "--columns", "3"], "--width 30 leaves no room for 3 column(s)"),
         (["layout", "/nonexistent", "--width", "800"], "/nonexistent: not a folder"),
     ])

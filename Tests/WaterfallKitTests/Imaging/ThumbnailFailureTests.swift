@@ -90,6 +90,27 @@ struct ThumbnailFailureTests {
         #expect(small.reason == "512×512 is 0.3 megapixels, over the 0.2-megapixel limit")
     }
 
+    /// Small limits read right, and one decimal of megapixels is used only where it tells the two apart;
+    /// the C deriver and the Swift header reader say the same words.
+    @Test(arguments: [
+        (1, "512×512 is 262144 pixels, over the 1-pixel limit"),
+        (100_000, "512×512 is 0.3 megapixels, over the 0.1-megapixel limit"),
+        (250_000, "512×512 is 262144 pixels, over the 250000-pixel limit"),
+        (262_143, "512×512 is 262144 pixels, over the 262143-pixel limit"),
+        (200_001, "512×512 is 262144 pixels, over the 200001-pixel limit"),
+    ])
+    func pixelLimitMessages(limit: Int, message: String) throws {
+        let photo = Fixtures.inRepository("SampleGallery/Space/astronaut.jpg")
+        var request = ThumbnailRequest.width(100)
+        request.maxPixels = limit
+        let (derived, _) = try attempt(photo, request)
+        #expect(derived.reason == message)
+        guard case .failure(let header) = HeaderReader(maxPixels: limit).read(path: photo) else {
+            Issue.record("the header reader let \(limit) pass"); return
+        }
+        #expect(header.reason == message)
+    }
+
     @Test func headerFailuresKeepHeaderReaderWords() throws {
         let (gif, _) = try attempt(Fixtures.header("J46-gif-named.jpg"))
         #expect(gif == DeriveError(.unsupported, "unsupported format (GIF)"))

@@ -21,13 +21,51 @@ struct JSONParserTests {
         ("\"a\nb\"", "1:3: control character in a string (escape it)"),
         ("\"\\x\"", "1:3: unknown escape '\\x'"),
         ("\"\\ud800\"", "1:8: unpaired surrogate"),
-        ("1e999", "1:6: number out of range"),
+        ("{\"a\": 1,\n  \"a\": 2}", "2:3: duplicate key 'a' (first at line 1)"),
+        ("[{\"k\": 1, \"\\u006b\": 2}]", "1:11: duplicate key 'k' (first at line 1)"),
+        ("\u{FEFF}\u{FEFF}1", "1:1: unexpected character 'ï'"),
+        ("\u{FEFF}[1,]", "1:4: unexpected character ']'"),
         ("nul", "1:4: unexpected word (expected null)"),
         ("{\"é\": tru}", "1:10: unexpected word (expected true)"),
     ])
     func errorsPointAtTheProblem(text: String, message: String) {
         #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
         do { _ = try JSONParser.parse(text) } catch { #expect(error.description == message) }
+    }
+
+    /// RFC 8259 lets a parser skip a UTF-8 byte-order mark; Windows editors write one. Only one, only first.
+    @Test func byteOrderMarkAtTheStartIsSkipped() throws {
+        #expect(try JSONParser.parse("\u{FEFF}{\"title\": \"x\"}") == .object([("title", .string("x"))]))
+        #expect(try JSONParser.parse("\u{FEFF} [1]\n") == .array([.int(1)]))
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(" \u{FEFF}[1]") }
+    }
+
+    /// A key written twice is an error naming both places, in any object at any depth; the same key in two
+    /// different objects is fine.
+    @Test func duplicateKeysNameBothLines() throws {
+        let text = "{\n  \"title\": \"a\",\n  \"bands\": [{\"columns\": 2}, {\"columns\": 3}],\n\n  \"title\": \"b\"\n}"
+        do { _ = try JSONParser.parse(text); Issue.record("expected an error") } catch {
+            #expect(error.description == "5:3: duplicate key 'title' (first at line 2)")
+        }
+        let bom = "\u{FEFF}{\"a\": 1, \"a\": 1}"
+        do { _ = try JSONParser.parse(bom); Issue.record("expected an error") } catch {
+            #expect(error.description == "1:10: duplicate key 'a' (first at line 1)")
+        }
+    }
+
+    /// Numbers JSON allows but Int and Double cannot hold are kept as written, never rounded to infinity.
+    @Test(arguments: ["1e999", "-1e400", "99999999999999999999", "-9223372036854775809"])
+    func numbersTooLargeAreKeptAsWritten(text: String) throws {
+        #expect(try JSONParser.parse("[\(text)]") == .array([.bigNumber(text)]))
+        #expect(JSONValue.bigNumber(text).rendered() == text)
+    }
+
+    @Test func numbersAtTheEdgesOfIntAndDouble() throws {
+        #expect(try JSONParser.parse("9223372036854775807") == .int(Int.max))
+        #expect(try JSONParser.parse("-9223372036854775808") == .int(Int.min))
+        #expect(try JSONParser.parse("1.7976931348623157e308") == .double(.greatestFiniteMagnitude))
+        #expect(try JSONParser.parse("1e-400") == .double(0))
+        #expect(try JSONParser.parse("-0") == .int(0))
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {
@@ -54,6 +92,16 @@ struct DecimalTextTests {
         #expect(DecimalText.format(50, decimals: 5) == "50")
         #expect(DecimalText.format(1234567.5, decimals: 3) == "1234567.5")
         #expect(DecimalText.format(-0.0004, decimals: 3) == "0")
+    }
+
+    /// Any finite value is written, never a trap: past Int64 at the asked precision, fewer decimals; past
+    /// Int64 itself, the shortest digits padded with zeros.
+    @Test func hugeValuesLoseDecimalsNotTheProcess() {
+        #expect(DecimalText.format(10_000_000_000.5, decimals: 9) == "10000000000.5")
+        #expect(DecimalText.format(-98_765_432_109_876.5, decimals: 5).hasPrefix("-98765432109876."))
+        #expect(DecimalText.format(1.25e20, decimals: 3) == "125000000000000000000")
+        #expect(DecimalText.format(-1e19, decimals: 0) == "-10000000000000000000")
+        #expect(DecimalText.format(.greatestFiniteMagnitude, decimals: 5) == "17976931348623157" + String(repeating: "0", count: 292))
     }
 }
 

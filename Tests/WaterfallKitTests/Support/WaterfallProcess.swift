@@ -4,6 +4,8 @@ import Foundation
 struct WaterfallProcess {
     struct Outcome {
         var status: Int32
+        /// Whether the process died of a signal (a trap, a crash) rather than exiting: `status` is then the signal.
+        var signalled = false
         var stdout: String
         var stderr: String
     }
@@ -31,7 +33,7 @@ struct WaterfallProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
+        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
                        stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData, as: UTF8.self))
     }
