@@ -6,6 +6,7 @@ struct BuildCommand {
         Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
                                [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
+                               [--follow-symlinks]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -28,6 +29,9 @@ struct BuildCommand {
                                the cache; no pages. A build with the merged caches writes the site.
           --watch              after building, watch INPUT, the theme and the config (polling once a
                                second) and build again when anything changes; Ctrl-C stops
+          --follow-symlinks    follow symbolic links wherever they lead; by default a link is followed
+                               only when it stays inside INPUT (inside the theme, for theme files),
+                               and any other is skipped with a warning
           -h, --help           show this help
 
         Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
@@ -63,6 +67,7 @@ struct BuildCommand {
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true
             case .option("--watch"): command.watch = true
+            case .option("--follow-symlinks"): command.options.followSymlinks = true
             case .option("--cache-dir"): command.options.cacheDirectory = try scanner.value()
             case .option("--shard"):
                 let text = try scanner.value()

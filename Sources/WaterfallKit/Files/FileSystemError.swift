@@ -19,7 +19,8 @@ struct FileSystemError: Error, Sendable, CustomStringConvertible {
         FileSystemError(path, "\(action): \(POSIXErrorText(code))")
     }
 
-    var description: String { "\(PathText.display(path)): \(reason)" }
+    /// "PATH: REASON", or the reason alone when it names its path itself.
+    var description: String { path.isEmpty ? reason : "\(PathText.display(path)): \(reason)" }
 }
 
 /// strerror's text for an errno value, as an Error.

@@ -44,7 +44,7 @@ struct SiteWriter {
         root = try FolderHandle.open(output, create: true)
         state = try root.folder(Self.stateFolder, create: true)
         guard let lock = try state.lock("lock") else {
-            throw FileSystemError(output, "another build is writing this folder; wait for it to finish")
+            throw FileSystemError("", "another build is writing \(PathText.display(output)); try again when it has finished")
         }
         self.lock = lock
         tmp = try state.folder("tmp", create: true)

@@ -37,7 +37,7 @@ struct CacheFolder: Sendable {
             }
         }
         guard let lock = try root.lock(lockName) else {
-            throw FileSystemError(path, "another build is using this cache; wait for it to finish")
+            throw FileSystemError("", "another build is using the cache \(PathText.display(path)); try again when it has finished")
         }
         if !marked { try writeMarker(root) }
         let tmp = try root.folder("tmp", create: true)
