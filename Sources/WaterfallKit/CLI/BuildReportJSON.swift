@@ -14,6 +14,7 @@ enum BuildReportJSON {
             ("images", .object([("made", .int(report.imagesMade)), ("kept", .int(report.imagesKept))])),
             ("cache", .object([("headers", .int(report.cachedHeaders)), ("images", .int(report.imagesKept))])),
             ("removed", .array(report.removed.map { .string($0) })),
+            ("leftInPlace", .array(report.leftAlone.map { .string($0) })),
             ("seconds", .object(timings)),
         ]).rendered() + "\n"
     }

@@ -28,6 +28,8 @@ struct SiteWriter {
     private let tmp: FolderHandle
     private let lock: FileLock
     let records: OutputRecords
+    /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
+    private let legacyPaths: Set<String>
     /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's.
     private var planned: [[UInt8]: OwnedFile?] = [:]
     private var staged: [(temporary: String, record: OwnedFile)] = []
@@ -52,6 +54,8 @@ struct SiteWriter {
             if let name = entry.text, entry.kind != .folder, CacheFolder.isTemporaryName(name) { tmp.remove(name) }
         }
         records = OutputRecords.read(from: state)
+        let legacy = (try? state.openFile("manifest").read(limit: 1 << 30)) ?? []
+        legacyPaths = Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
     }
 
     // MARK: - Plan
@@ -96,6 +100,10 @@ struct SiteWriter {
         case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
         case .file:
             guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
+                if legacyPaths.contains(path) {
+                    throw FileSystemError(shown, "was written by Waterfall 0.1, whose records cannot prove it; "
+                        + "delete \(PathText.display(output)) and build again")
+                }
                 throw FileSystemError(shown, "exists and was not written by Waterfall; move it away or choose another output folder")
             }
             return owner
