@@ -61,7 +61,9 @@ struct SiteWriter {
     // MARK: - Plan
 
     /// Checks every path the build will write; throws at the first problem, having written nothing.
-    mutating func plan(_ paths: [String]) throws(FileSystemError) {
+    /// `publishing` names, by path, the files that will be hard-linked there: the file already at such a
+    /// path may be that very file (an original edited in place since it was linked), which is no stranger.
+    mutating func plan(_ paths: [String], publishing: [String: FileIdentity] = [:]) throws(FileSystemError) {
         try Self.checkNames(paths)
         var problems: [FileSystemError] = []
         let byFolder = Dictionary(grouping: paths, by: { FolderPath.parent(of: "/" + $0) })
@@ -76,7 +78,7 @@ struct SiteWriter {
             }
             for path in byFolder[folder]!.sorted() {
                 do {
-                    let owner = try handle.flatMap { folder throws(FileSystemError) in try check(path, in: folder) }
+                    let owner = try handle.flatMap { folder throws(FileSystemError) in try check(path, in: folder, publishing: publishing[path]) }
                     planned.updateValue(owner, forKey: Array(path.utf8))
                 } catch {
                     problems.append(error)
@@ -90,7 +92,7 @@ struct SiteWriter {
 
     /// The record of the file already at `path` when it is Waterfall's; nil when there is none. Anything
     /// else there is in the way.
-    private func check(_ path: String, in folder: FolderHandle) throws(FileSystemError) -> OwnedFile? {
+    private func check(_ path: String, in folder: FolderHandle, publishing source: FileIdentity?) throws(FileSystemError) -> OwnedFile? {
         let name = FolderPath.lastComponent(of: path)
         guard let info = folder.status(name) else { return nil }
         let shown = FolderPath.join(output, path)
@@ -99,6 +101,9 @@ struct SiteWriter {
         case .link: throw FileSystemError(shown, "is a symbolic link, which Waterfall never writes through; move it away or choose another output folder")
         case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
         case .file:
+            if let source, FileIdentity(info) == source, records.files[Array(path.utf8)] != nil {
+                return OwnedFile(path: path, info: info, hash: "")  // itself: linked again, whatever it holds now
+            }
             guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
                 if legacyPaths.contains(path) {
                     throw FileSystemError(shown, "was written by Waterfall 0.1, whose records cannot prove it; "

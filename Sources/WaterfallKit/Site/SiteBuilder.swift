@@ -263,8 +263,12 @@ public struct SiteBuilder: Sendable {
         let originalPaths = originals == .none ? [] : photos.map(\.original)
         let files = pages.paths(root) + assets.map(\.path) + images.map(\.path) + originalPaths
         observe(.writing(files: files.count))
+        var publishing: [String: FileIdentity] = [:]
+        if originals == .link {
+            for photo in photos { publishing[photo.original] = FileIdentity(path: photo.photo.source) }
+        }
         do {
-            try writer.plan(files)
+            try writer.plan(files, publishing: publishing)
         } catch {
             throw BuildError("\(error)")
         }
