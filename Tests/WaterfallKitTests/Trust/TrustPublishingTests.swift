@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 10, section 2: the site holds the gallery's files and nothing else. Links that leave the input
+/// (the theme, for theme files) are skipped with one line each unless `--follow-symlinks`; the site never
+/// holds a symbolic link; nothing from the cache is published unless its content is proven.
+struct TrustPublishingTests {
+    static let secretCaption = "SECRET-CAPTION-7f3a"
+    static let secretTitle = "SECRET-ALBUM-TITLE-91c2"
+
+    /// An input with a photo, and links out of it: a sidecar, a photo, an album folder and an album's settings.
+    struct LinkedOut {
+        let input: TemporaryFolder
+        let outside: TemporaryFolder
+
+        init() throws {
+            input = try TemporaryFolder()
+            outside = try TemporaryFolder()
+            try Trust.write(outside.path + "/secret.txt", TrustPublishingTests.secretCaption + "\nfrom outside\n")
+            try Trust.copy(Trust.photo("rocket-panorama.jpg"), to: outside.path + "/out.jpg")
+            try Trust.copy(Trust.photo("clock-motion-blur.jpg"), to: outside.path + "/album/elsewhere.jpg")
+            try Trust.write(outside.path + "/settings.json", #"{"title": "\#(TrustPublishingTests.secretTitle)"}"#)
+            try Trust.copy(Trust.photo("coffee-cup.jpg"), to: input.path + "/a.jpg")
+            try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/Trip/b.jpg")
+            try Trust.symlink(outside.path + "/secret.txt", at: input.path + "/a.txt")
+            try Trust.symlink(outside.path + "/out.jpg", at: input.path + "/linked.jpg")
+            try Trust.symlink(outside.path + "/album", at: input.path + "/Linked")
+            try Trust.symlink(outside.path + "/settings.json", at: input.path + "/Trip/waterfall.json")
+        }
+
+        /// (link, target) of every link that leads out.
+        var links: [(String, String)] {
+            [("a.txt", "secret.txt"), ("linked.jpg", "out.jpg"), ("Linked", "album"), ("Trip/waterfall.json", "settings.json")]
+                .map { (input.path + "/" + $0, outside.path + "/" + $1) }
+        }
+    }
+
+    @Test func linksLeadingOutOfTheInputAreSkippedWithOneLineEach() throws {
+        let gallery = try LinkedOut()
+        let output = try TemporaryFolder()
+        let outside = Trust.snapshot(gallery.outside.path)
+        let run = try WaterfallProcess.run(["build", gallery.input.path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for (link, target) in gallery.links {
+            #expect(Trust.lines(run, naming: link) == ["waterfall: \(link): skipped: symbolic link to \(target), outside the input "
+                + "(--follow-symlinks allows it)"])
+        }
+        #expect(run.stderr.split(separator: "\n").last?.hasPrefix("2 photos, 4 skipped,") == true, "\(run.stderr)")
+        // Not a byte of theirs in the site.
+        #expect(Trust.files(in: output.path, containing: Array(Self.secretCaption.utf8)).isEmpty)
+        #expect(Trust.files(in: output.path, containing: Array(Self.secretTitle.utf8)).isEmpty)
+        #expect(Trust.files(in: output.path, containing: Array("elsewhere".utf8)).isEmpty)
+        #expect(Trust.files(in: output.path, containing: Array("linked".utf8)).isEmpty)
+        for file in ["out.jpg", "album/elsewhere.jpg", "secret.txt"] {
+            #expect(Trust.files(in: output.path, equalTo: try Fixtures.bytes(gallery.outside.path + "/" + file)).isEmpty)
+        }
+        #expect(try Fixtures.siteFiles(in: output.path) == [
+            "Trip/images/500/b.jpg", "Trip/images/view/b.jpg", "Trip/index.html", "Trip/photos/b.jpg.html", "assets/waterfall.css",
+            "images/1000/a.jpg", "images/500/a.jpg", "images/view/a.jpg", "index.html", "photos/a.jpg.html",
+        ].sorted())
+        #expect(try Trust.read(output.path + "/Trip/index.html").contains("<title>Trip"))
+        #expect(Trust.snapshot(gallery.outside.path) == outside)
+        Trust.expectSoundSite(output.path)
+    }
+
+    @Test func followSymlinksPublishesWhatTheLinksLeadTo() throws {
+        let gallery = try LinkedOut()
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", gallery.input.path, "-o", output.path, "--follow-symlinks"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("skipped:"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").last?.hasPrefix("4 photos, 0 skipped,") == true, "\(run.stderr)")
+        #expect(try Trust.read(output.path + "/photos/a.jpg.html").contains("<h1>\(Self.secretCaption)</h1>"))
+        #expect(Trust.files(in: output.path, containing: Array(Self.secretCaption.utf8)).contains("photos/a.jpg.html"))
+        #expect(try Trust.read(output.path + "/Trip/index.html").contains("<title>\(Self.secretTitle)"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/photos/linked.jpg.html"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/Linked/photos/elsewhere.jpg.html"))
+        Trust.expectSoundSite(output.path)
+    }
+
+    @Test func linksThatStayInsideTheInputAreFollowed() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        // The targets are in a dot-folder, which is never scanned itself: the links are the only way in.
+        try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/.library/h.jpg")
+        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: input.path + "/.library/album/s.jpg")
+        try Trust.write(input.path + "/.library/caption.txt", "Inside caption\n")
+        try Trust.copy(Trust.photo("coffee-cup.jpg"), to: input.path + "/a.jpg")
+        try Trust.symlink(".library/h.jpg", at: input.path + "/inside.jpg")
+        try Trust.symlink(".library/caption.txt", at: input.path + "/inside.txt")
+        try Trust.symlink(".library/album", at: input.path + "/InsideAlbum")
+        try Trust.symlink(input.path + "/a.jpg", at: input.path + "/InsideAlbum-absolute.jpg")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("skipped:"), "\(run.stderr)")
+        #expect(try Trust.read(output.path + "/photos/inside.jpg.html").contains("<h1>Inside caption</h1>"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/InsideAlbum/photos/s.jpg.html"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/photos/InsideAlbum-absolute.jpg.html"))
+        Trust.expectSoundSite(output.path)
+    }
+
+    @Test(arguments: ["link", "copy"])
+    func originalsAreNeverSymbolicLinks(policy: String) throws {
+        let gallery = try LinkedOut()
+        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: gallery.input.path + "/.library/s.jpg")
+        try Trust.symlink(".library/s.jpg", at: gallery.input.path + "/inside.jpg")
+        let outsideBytes = try Fixtures.bytes(gallery.outside.path + "/out.jpg")
+        // By default the outside photo is not published, as an original or otherwise.
+        let plain = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", gallery.input.path, "-o", plain.path, "--originals", policy, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Trust.files(in: plain.path, equalTo: outsideBytes).isEmpty)
+        #expect(Trust.links(in: plain.path).isEmpty, "symbolic links in the output: \(Trust.links(in: plain.path))")
+        // Allowed, it is published as a file of its own, never as a link.
+        let followed = try TemporaryFolder()
+        let all = try WaterfallProcess.run(["build", gallery.input.path, "-o", followed.path, "--originals", policy, "--quiet",
+                                            "--follow-symlinks"])
+        #expect(all.status == 0, "\(all.stderr)")
+        Trust.expectSoundSite(followed.path)
+        #expect(Trust.files(in: followed.path, equalTo: outsideBytes) == ["originals/linked.jpg"])
+        for (site, source) in [(plain.path, "a.jpg"), (plain.path, "inside.jpg"), (followed.path, "linked.jpg"),
+                               (followed.path, "Linked/elsewhere.jpg"), (followed.path, "inside.jpg")] {
+            let folder = source.contains("/") ? "Linked/originals/" : "originals/"
+            let original = site + "/" + folder + (source.split(separator: "/").last.map(String.init) ?? source)
+            #expect(Trust.describe(Array(original.utf8))?.hasPrefix("file ") == true, "\(original): \(Trust.describe(Array(original.utf8)) ?? "missing")")
+            #expect(try Fixtures.bytes(original) == Fixtures.bytes(gallery.input.path + "/" + source), "\(original)")
+            if policy == "copy" {
+                // A copy: editing the site never edits the photo.
+                #expect(FileManager.default.fileExists(atPath: original))
+                var site = stat(), photo = stat()
+                #expect(stat(original, &site) == 0 && stat(gallery.input.path + "/" + source, &photo) == 0)
+                #expect(site.st_ino != photo.st_ino, "\(original) is the photo itself, not a copy")
+            }
+        }
+    }
+
+    @Test func themeFilesThatLinkOutOfTheThemeAreNotPublished() throws {
+        let work = try TemporaryFolder(), outside = try TemporaryFolder()
+        let theme = work.path + "/theme"
+        try FileManager.default.copyItem(atPath: Trust.templates, toPath: theme)
+        try Trust.write(outside.path + "/hostname", "SECRET-HOST-5d1e\n")
+        try Trust.write(outside.path + "/footer.mustache", "LEAKED-FOOTER-0b7c")
+        try Trust.symlink(outside.path + "/hostname", at: theme + "/assets/hostname.txt")
+        try Trust.symlink("waterfall.css", at: theme + "/assets/alias.css")
+        #expect(unlink(theme + "/footer.mustache") == 0)
+        try Trust.symlink(outside.path + "/footer.mustache", at: theme + "/footer.mustache")
+        let input = try Trust.input(["coffee-cup.jpg"])
+        let output = work.path + "/site"
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output, "--templates", theme])
+        #expect(run.status == 0, "\(run.stderr)")
+        for (link, target) in [("assets/hostname.txt", "hostname"), ("footer.mustache", "footer.mustache")] {
+            #expect(Trust.lines(run, naming: link) == ["waterfall: warning: \(theme)/\(link): skipped: symbolic link to "
+                + "\(outside.path)/\(target), outside the theme (--follow-symlinks allows it)"])
+        }
+        #expect(Trust.files(in: output, containing: Array("SECRET-HOST".utf8)).isEmpty)
+        #expect(Trust.files(in: output, containing: Array("LEAKED-FOOTER".utf8)).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: output + "/assets/hostname.txt"))
+        // A link inside the theme is followed, and published as a file.
+        #expect(try Fixtures.bytes(output + "/assets/alias.css") == Fixtures.bytes(Trust.templates + "/assets/waterfall.css"))
+        Trust.expectSoundSite(output)
+
+        let allowed = work.path + "/allowed"
+        let all = try WaterfallProcess.run(["build", input.path, "-o", allowed, "--templates", theme, "--follow-symlinks", "--quiet"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try Trust.read(allowed + "/assets/hostname.txt") == "SECRET-HOST-5d1e\n")
+        #expect(try Trust.read(allowed + "/index.html").contains("LEAKED-FOOTER"))
+        Trust.expectSoundSite(allowed)
+    }
+
+    /// Replaces every image in a cache's store: by a link to `secret`, or by other bytes of the same size.
+    static func poison(_ cache: String, with kind: String, secret: String) throws {
+        let store = cache + "/images"
+        let names = try FileManager.default.contentsOfDirectory(atPath: store)
+        #expect(names.count == 5)
+        for name in names {
+            let path = store + "/" + name
+            let size = try Fixtures.bytes(path).count
+            #expect(unlink(path) == 0)
+            if kind == "link" {
+                try Trust.symlink(secret, at: path)
+            } else {
+                let filler = try Fixtures.bytes(secret)
+                try Trust.write(path, Array((0..<size).map { filler[$0 % filler.count] }))
+            }
+        }
+    }
+
+    @Test(arguments: ["link", "same size"])
+    func aPoisonedCacheImageIsMadeAgainNotPublished(kind: String) throws {
+        let input = try Trust.input(["coffee-cup.jpg", "hubble-tall.jpg"])
+        let work = try TemporaryFolder()
+        let cache = work.path + "/cache", secret = work.path + "/secret.jpg"
+        try Trust.write(secret, "SECRET-IMAGE-3c9d not an image at all\n")
+        let clean = work.path + "/clean"
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", clean, "--cache-dir", cache, "--quiet"]).status == 0)
+        let expected = try CIBuildTests.snapshot(clean)
+
+        // A CI cache restored from somewhere: a fresh output, and a rebuild of the one it served.
+        for output in [work.path + "/fresh", clean] {
+            try Self.poison(cache, with: kind, secret: secret)
+            let run = try WaterfallProcess.run(["build", input.path, "-o", output, "--cache-dir", cache, "--quiet", "--report", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains(#""images": {"made": 5, "kept": 0}"#), "\(run.stdout)")
+            #expect(try CIBuildTests.snapshot(output) == expected, "\(output) differs from a clean build")
+            #expect(Trust.files(in: output, containing: Array("SECRET-IMAGE".utf8)).isEmpty)
+            Trust.expectSoundSite(output)
+            #expect(Trust.links(in: cache).isEmpty, "the cache's store still holds links: \(Trust.links(in: cache))")
+        }
+        #expect(try Trust.read(secret) == "SECRET-IMAGE-3c9d not an image at all\n")
+    }
+}
