@@ -67,6 +67,11 @@ struct ResizeCommand {
     func run(console: Console) throws -> ExitCode {
         let (sources, unusable) = try collectSources()
         for (path, reason) in unusable { console.error("\(PathText.display(path)): skipped: \(reason)") }
+        if let inTheWay = firstForeignFile(for: sources) {
+            console.error("\(PathText.display(inTheWay)): exists and was not written by Waterfall; move it away or choose "
+                + "another output folder; nothing was written")
+            return .failure
+        }
         var writer: SiteWriter
         do {
             writer = try SiteWriter(output: output)
@@ -97,6 +102,21 @@ struct ResizeCommand {
             return .failure
         }
         return failed == 0 ? .success : .failure
+    }
+
+    /// In a folder Waterfall has never written to, a file where an output would go: found before anything
+    /// (not even Waterfall's records) is put into someone else's folder.
+    private func firstForeignFile(for sources: [Source]) -> String? {
+        guard FolderWalker.isDirectory(output),
+              (try? FolderHandle.open(output, create: false).kind(SiteWriter.stateFolder)) == nil else { return nil }
+        for source in sources {
+            for name in [source.name, Derivation.fileName(source.name, format: .jpeg), Derivation.fileName(source.name, format: .png)] {
+                var info = stat()
+                let path = FolderPath.join(output, name)
+                if lstat(path, &info) == 0 { return path }
+            }
+        }
+        return nil
     }
 
     /// One photo to resize: its path, and its name in the output folder (its path under the folder it was

@@ -23,9 +23,10 @@ struct Album: Sendable {
 
     /// Builds the album tree of `photos`, each album sorted by its own settings (or the top folder's).
     /// Folders are told apart byte for byte (two spellings of one name are two albums). `warn` hears about
-    /// settings that name no photo.
+    /// settings that name no photo (their files named under `input`).
     static func tree(of photos: [PublishedPhoto], configuration: SiteConfiguration, rootTitle: String,
-                     settings: [[UInt8]: SiteConfiguration.AlbumSettings], warn: (String) -> Void = { _ in }) -> Album {
+                     settings: [[UInt8]: SiteConfiguration.AlbumSettings], input: String = "",
+                     warn: (String) -> Void = { _ in }) -> Album {
         var byAlbum: [[UInt8]: [PublishedPhoto]] = [:]
         var folders: [[UInt8]: String] = [[]: ""]
         var childrenOf: [[UInt8]: [String]] = [:]
@@ -47,7 +48,7 @@ struct Album: Sendable {
                 if let named = sorted.first(where: { $0.photo.fileName == name }) {
                     cover = named
                 } else {
-                    warn("\(PathText.display(SitePath.join(path, "waterfall.json"))): 'cover' names \(PathText.display(name)), "
+                    warn("\(PathText.display(FolderPath.join(input, SitePath.join(path, "waterfall.json")))): 'cover' names \(PathText.display(name)), "
                         + "which is not a photo of this album; its first photo is the cover")
                 }
             }

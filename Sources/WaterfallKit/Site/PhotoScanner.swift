@@ -50,7 +50,10 @@ struct PhotoScanner: Sendable {
                 }
             case .skipped(let path, let reason, let isFolder):
                 let fileName = FolderPath.lastComponent(of: path)
-                guard isFolder || Photo.looksLikePhoto(fileName) || Self.isSidecar(fileName) || fileName == "waterfall.json" else { continue }
+                // The top folder's waterfall.json is the build's settings file, which says for itself why not.
+                let isTopSettings = fileName == "waterfall.json" && !path.dropFirst(prefix).contains("/")
+                guard isFolder || Photo.looksLikePhoto(fileName) || Self.isSidecar(fileName)
+                    || (fileName == "waterfall.json" && !isTopSettings) else { continue }
                 result.skipped.append((path, reason))
                 observe(.skipped(path: path, reason: reason))
             case .note(let path, let note):

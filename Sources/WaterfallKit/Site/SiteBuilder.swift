@@ -67,7 +67,7 @@ public struct SiteBuilder: Sendable {
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
 
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
-                              settings: albumSettings, warn: { observe(.warning($0)) })
+                              settings: albumSettings, input: options.input, warn: { observe(.warning($0)) })
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
