@@ -111,7 +111,7 @@ struct TemplateLexer {
 
     /// Names are non-empty and have no whitespace; variable and section names are `.` or dot-separated keys.
     private func check(name: Range<Int>, kind: Tag.Kind, tag: Range<Int>) throws(TemplateError) {
-        if name.isEmpty { throw error(at: tag.lowerBound, "empty tag '\(text(bytes[tag]))'") }
+        if name.isEmpty { throw error(at: tag.lowerBound, "empty tag '\(excerpt(bytes[tag]))'") }
         let slice = bytes[name]
         // `{{name}` followed later by `{{other}}` reads as one tag whose name holds the next opening delimiter.
         if find(opening, in: slice) {
@@ -122,7 +122,7 @@ struct TemplateLexer {
         let isKeyName: Bool
         if case .partial = kind { isKeyName = false } else { isKeyName = true }
         if words.count > 1 || (isKeyName && slice.count > 1 && dotted.contains(where: \.isEmpty)) {
-            throw error(at: tag.lowerBound, "bad tag name '\(text(slice))'")
+            throw error(at: tag.lowerBound, "bad tag name '\(excerpt(slice))'")
         }
     }
 
@@ -130,7 +130,7 @@ struct TemplateLexer {
     private func delimiters(in content: Range<Int>, tag: Range<Int>) throws(TemplateError) -> ([UInt8], [UInt8]) {
         let parts = bytes[content].split(whereSeparator: Self.isWhitespace)
         guard parts.count == 2, !parts.contains(where: { $0.contains(UInt8(ascii: "=")) }) else {
-            throw error(at: tag.lowerBound, "bad set-delimiter tag '\(text(bytes[tag]))': "
+            throw error(at: tag.lowerBound, "bad set-delimiter tag '\(excerpt(bytes[tag]))': "
                 + "expected two delimiters without '=', separated by a space, as in {{=<% %>=}}")
         }
         return (Array(parts[0]), Array(parts[1]))
@@ -195,6 +195,11 @@ struct TemplateLexer {
 
     private func text(_ bytes: some Sequence<UInt8>) -> String {
         String(decoding: Array(bytes), as: UTF8.self)
+    }
+
+    /// Template text quoted in an error: one line, not too long.
+    private func excerpt(_ bytes: some Sequence<UInt8>) -> String {
+        TemplateError.excerpt(text(bytes))
     }
 
     private func error(at offset: Int, _ message: String) -> TemplateError {

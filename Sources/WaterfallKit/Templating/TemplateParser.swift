@@ -30,18 +30,20 @@ struct TemplateParser {
                 open.append(OpenSection(name: token.content, inverted: inverted, startsLine: token.startsLine, offset: token.offset))
             case .close:
                 guard let section = open.popLast() else {
-                    throw error(at: token.offset, "closing tag '\(token.content)' without an open section")
+                    throw error(at: token.offset, "closing tag '\(TemplateError.excerpt(token.content))' without an open section")
                 }
                 guard section.name == token.content else {
                     let line = SourceLocation(offset: section.offset, in: source).line
-                    throw error(at: token.offset,
-                                "mismatched closing tag '\(token.content)' (open section is '\(section.name)' from line \(line))")
+                    throw error(at: token.offset, "mismatched closing tag '\(TemplateError.excerpt(token.content))' "
+                        + "(open section is '\(TemplateError.excerpt(section.name))' from line \(line))")
                 }
                 append(.section(TemplateName(section.name), inverted: section.inverted, startsLine: section.startsLine,
                                 children: section.children))
             }
         }
-        if let unclosed = open.last { throw error(at: unclosed.offset, "unclosed section '\(unclosed.name)'") }
+        if let unclosed = open.last {
+            throw error(at: unclosed.offset, "unclosed section '\(TemplateError.excerpt(unclosed.name))'")
+        }
         return root
     }
 
