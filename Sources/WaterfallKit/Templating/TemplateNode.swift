@@ -1,5 +1,7 @@
 /// A parsed template: a tree of these, walked by the renderer. `startsLine` marks nodes that begin a
 /// source line; inside a standalone partial, the partial's indentation is written before them.
+///
+/// The tree is recursive, and so is freeing it: the parser keeps it at most `TemplateLimits.sectionDepth` deep.
 enum TemplateNode: Sendable {
     case text(String, startsLine: Bool)
     case variable(TemplateName, escaped: Bool, startsLine: Bool)

@@ -2,6 +2,7 @@
 struct TemplateParser {
     let file: String
     let source: String
+    var limits = TemplateLimits.standard
 
     /// A section whose closing tag has not been seen yet.
     private struct OpenSection {
@@ -12,6 +13,7 @@ struct TemplateParser {
         var children: [TemplateNode] = []
     }
 
+    /// Sections nest at most `limits.sectionDepth` deep, checked as they open: no deeper tree is ever built.
     func parse(_ tokens: [TemplateToken]) throws(TemplateError) -> [TemplateNode] {
         var root: [TemplateNode] = []
         var open: [OpenSection] = []  // a stack, not recursion: nesting depth costs no call stack
@@ -27,6 +29,10 @@ struct TemplateParser {
             case .partial(let indent):
                 append(.partial(token.content, indent: indent, startsLine: token.startsLine, offset: token.offset))
             case .section(let inverted):
+                guard open.count < limits.sectionDepth else {
+                    throw error(at: token.offset, "section '\(TemplateError.excerpt(token.content))' nested more than "
+                        + "\(limits.sectionDepth) deep (the limit for sections within sections in one template)")
+                }
                 open.append(OpenSection(name: token.content, inverted: inverted, startsLine: token.startsLine, offset: token.offset))
             case .close:
                 guard let section = open.popLast() else {
