@@ -7,7 +7,7 @@
 public struct Template: Sendable {
     /// The name errors give for this template, usually its file's path.
     public let name: String
-    /// Kept for locating render-time errors (the partial recursion limit).
+    /// Kept for locating render-time errors (the nesting limits).
     let source: String
     let nodes: [TemplateNode]
 
@@ -30,8 +30,12 @@ public struct Template: Sendable {
     }
 
     public func render(_ value: TemplateValue, partials: some PartialProvider) throws(TemplateError) -> String {
-        var renderer = TemplateRenderer(value: value, partials: partials)
-        try renderer.render(self)
+        try render(value, partials: partials, limits: .standard)
+    }
+
+    func render(_ value: TemplateValue, partials: some PartialProvider, limits: TemplateLimits) throws(TemplateError) -> String {
+        var renderer = TemplateRenderer(template: self, value: value, partials: partials, limits: limits)
+        try renderer.render()
         return renderer.output
     }
 

@@ -44,7 +44,7 @@ struct TemplateParser {
                         + "(open section is '\(TemplateError.excerpt(section.name))' from line \(line))")
                 }
                 append(.section(TemplateName(section.name), inverted: section.inverted, startsLine: section.startsLine,
-                                children: section.children))
+                                offset: section.offset, children: section.children))
             }
         }
         if let unclosed = open.last {
