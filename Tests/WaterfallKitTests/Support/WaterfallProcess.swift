@@ -3,7 +3,10 @@ import Foundation
 /// Runs the real `waterfall` binary, the one `swift build` put beside the test bundle.
 struct WaterfallProcess {
     struct Outcome {
+        /// The exit status, or the signal's number when `exited` is false.
         var status: Int32
+        /// False when a signal ended the process (a crash), rather than exit.
+        var exited = true
         var stdout: String
         var stderr: String
     }
@@ -31,7 +34,7 @@ struct WaterfallProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
+        return Outcome(status: process.terminationStatus, exited: process.terminationReason == .exit,
                        stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData, as: UTF8.self))
     }
