@@ -26,6 +26,23 @@ public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String {
-        line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
+        let file = Self.oneLine(self.file)
+        return line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
+    }
+
+    /// Template text for a message: on one line (control characters as `\n`-style escapes) and at most
+    /// `limit` characters, so a hostile tag cannot make an error span screens.
+    static func excerpt(_ text: some StringProtocol, limit: Int = 60) -> String {
+        let shown = text.dropFirst(limit).isEmpty ? String(text) : String(text.prefix(limit - 1)) + "…"
+        return oneLine(shown)
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return text.unicodeScalars.map { isControl($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

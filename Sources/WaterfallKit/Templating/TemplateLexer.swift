@@ -5,13 +5,15 @@ struct TemplateLexer {
     private let source: String
     private let file: String
     private let bytes: [UInt8]
+    private let limits: TemplateLimits
     private var position = 0
     private var opening: [UInt8] = Array("{{".utf8)
     private var closing: [UInt8] = Array("}}".utf8)
 
-    init(source: String, file: String) {
+    init(source: String, file: String, limits: TemplateLimits = .standard) {
         self.source = source
         self.file = file
+        self.limits = limits
         bytes = Array(source.utf8)
     }
 
@@ -109,29 +111,38 @@ struct TemplateLexer {
         return tag
     }
 
-    /// Names are non-empty and have no whitespace; variable and section names are `.` or dot-separated keys.
+    /// Names are non-empty, not too long and have no whitespace; variable and section names are `.` or
+    /// dot-separated keys.
     private func check(name: Range<Int>, kind: Tag.Kind, tag: Range<Int>) throws(TemplateError) {
-        if name.isEmpty { throw error(at: tag.lowerBound, "empty tag '\(text(bytes[tag]))'") }
+        if name.isEmpty { throw error(at: tag.lowerBound, "empty tag '\(excerpt(bytes[tag]))'") }
         let slice = bytes[name]
         // `{{name}` followed later by `{{other}}` reads as one tag whose name holds the next opening delimiter.
         if find(opening, in: slice) {
             throw error(at: tag.lowerBound, "unclosed tag: no '\(text(closing))' after '\(text(opening))'")
+        }
+        if slice.count > limits.nameBytes {
+            throw error(at: tag.lowerBound, "tag name '\(excerpt(slice))' is longer than \(limits.nameBytes) bytes (the limit)")
         }
         let words = slice.split(whereSeparator: Self.isWhitespace)
         let dotted = slice.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let isKeyName: Bool
         if case .partial = kind { isKeyName = false } else { isKeyName = true }
         if words.count > 1 || (isKeyName && slice.count > 1 && dotted.contains(where: \.isEmpty)) {
-            throw error(at: tag.lowerBound, "bad tag name '\(text(slice))'")
+            throw error(at: tag.lowerBound, "bad tag name '\(excerpt(slice))'")
         }
     }
 
-    /// `{{=<% %>=}}`: two delimiters separated by whitespace, neither empty nor containing `=`.
+    /// `{{=<% %>=}}`: two delimiters separated by whitespace, neither empty nor containing `=`, and short:
+    /// searching for a delimiter costs its length at every byte.
     private func delimiters(in content: Range<Int>, tag: Range<Int>) throws(TemplateError) -> ([UInt8], [UInt8]) {
         let parts = bytes[content].split(whereSeparator: Self.isWhitespace)
         guard parts.count == 2, !parts.contains(where: { $0.contains(UInt8(ascii: "=")) }) else {
-            throw error(at: tag.lowerBound, "bad set-delimiter tag '\(text(bytes[tag]))': "
+            throw error(at: tag.lowerBound, "bad set-delimiter tag '\(excerpt(bytes[tag]))': "
                 + "expected two delimiters without '=', separated by a space, as in {{=<% %>=}}")
+        }
+        guard parts.allSatisfy({ $0.count <= limits.delimiterBytes }) else {
+            throw error(at: tag.lowerBound, "bad set-delimiter tag '\(excerpt(bytes[tag]))': "
+                + "a delimiter may be at most \(limits.delimiterBytes) bytes long")
         }
         return (Array(parts[0]), Array(parts[1]))
     }
@@ -195,6 +206,11 @@ struct TemplateLexer {
 
     private func text(_ bytes: some Sequence<UInt8>) -> String {
         String(decoding: Array(bytes), as: UTF8.self)
+    }
+
+    /// Template text quoted in an error: one line, not too long.
+    private func excerpt(_ bytes: some Sequence<UInt8>) -> String {
+        TemplateError.excerpt(text(bytes))
     }
 
     private func error(at offset: Int, _ message: String) -> TemplateError {

@@ -123,7 +123,7 @@ struct CIBuildTests {
         #expect(run.status == 0)
         let json = try report(run)
         #expect(Set(json.keys) == ["report", "waterfall", "status", "exitCode", "input", "output", "photos", "albums", "pages",
-                                   "skipped", "images", "cache", "removed", "seconds"])
+                                   "skipped", "images", "cache", "removed", "leftInPlace", "seconds"])
         #expect(json["status"] as? String == "ok" && json["exitCode"] as? Int == 0 && json["photos"] as? Int == 15)
         #expect((json["skipped"] as? [[String: String]])?.first?["reason"] == "unsupported format (GIF)")
         #expect(Set((json["seconds"] as? [String: Double])?.keys ?? [:].keys) == ["scan", "images", "pages", "total"])

@@ -3,9 +3,12 @@ import Foundation
 /// Runs the real `waterfall` binary, the one `swift build` put beside the test bundle.
 struct WaterfallProcess {
     struct Outcome {
+        /// The exit status, or the signal's number when `exited` is false.
         var status: Int32
         /// Whether the process died of a signal (a trap, a crash) rather than exiting: `status` is then the signal.
         var signalled = false
+        /// False when a signal ended the process (a crash), rather than exit.
+        var exited: Bool { !signalled }
         var stdout: String
         var stderr: String
     }
