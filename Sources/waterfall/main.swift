@@ -12,6 +12,9 @@ sigemptyset(&stopSignals)
 for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signal) }
 pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
+// A closed pipe on stdout (`--report json | head -c 0`) is an error to report, not a reason to die.
+signal(SIGPIPE, SIG_IGN)
+
 // Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
 let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()))
 exit(status.rawValue)

@@ -160,6 +160,9 @@ int wf_hash_file(const char *path, uint64_t hash[2]);
 /* The same hash of an open file, read from offset 0 with pread (the file offset is not moved). */
 int wf_hash_fd(int fd, uint64_t hash[2]);
 
+/* renameat(2) that never replaces: -1 with errno EEXIST when `to` exists (a link included). */
+int wf_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to);
+
 /* The same hash of bytes in memory: a file holding exactly these bytes hashes the same. */
 void wf_hash_bytes(const uint8_t *bytes, size_t length, uint64_t hash[2]);
 

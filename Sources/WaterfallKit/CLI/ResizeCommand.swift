@@ -160,7 +160,7 @@ struct ResizeCommand {
                        into writer: inout SiteWriter) throws {
         var claimed: [String: Source] = [:]
         for output in outputs {
-            if let other = claimed.updateValue(output.source, forKey: output.path.lowercased()) {
+            if let other = claimed.updateValue(output.source, forKey: NameAllocator.fold(output.path)) {
                 throw FileSystemError(output.source.path, "and \(PathText.display(other.path)) would both be resized to "
                     + "\(PathText.display(FolderPath.join(self.output, output.path)))")
             }

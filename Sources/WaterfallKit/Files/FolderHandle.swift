@@ -1,3 +1,4 @@
+import CImageIO
 #if canImport(Glibc)
 import Glibc
 #else
@@ -198,6 +199,15 @@ final class FolderHandle: Sendable {
         }
     }
 
+    /// Renames `name` to `newName` in `target` only if nothing is there (not even a link): a file that
+    /// appeared there meanwhile is never replaced.
+    func renameNew(_ name: String, to target: FolderHandle, as newName: String) throws(FileSystemError) {
+        guard wf_rename_noreplace(descriptor, name, target.descriptor, newName) == 0 else {
+            if errno == EEXIST { throw FileSystemError(target.display(newName), "appeared during the build; not replaced") }
+            throw FileSystemError.system(target.display(newName), "cannot write")
+        }
+    }
+
     /// Removes the file (or link) `name`; never a folder. False when it could not.
     @discardableResult
     func remove(_ name: String) -> Bool { unlinkat(descriptor, name, 0) == 0 }
@@ -209,7 +219,7 @@ final class FolderHandle: Sendable {
     /// An exclusive lock held on the file `name` (created when missing) until the lock is released; nil
     /// when another process holds it.
     func lock(_ name: String) throws(FileSystemError) -> FileLock? {
-        let file = OpenFile.retrying { openat(self.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        let file = OpenFile.retrying { openat(self.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
         guard file >= 0 else { throw OpenFile.openError(display(name), errno) }
         var info = stat()
         guard fstat(file, &info) == 0, EntryKind(info.st_mode) == .file else {

@@ -80,6 +80,7 @@ final class OpenFile: Sendable {
         switch code {
         case ELOOP: FileSystemError(path, "is a symbolic link")
         case EISDIR: FileSystemError(path, "is a directory")
+        case ENXIO: FileSystemError(path, "not a regular file (a FIFO or a device)")
         default: FileSystemError.system(path, "cannot open", code)
         }
     }

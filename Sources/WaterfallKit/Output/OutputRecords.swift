@@ -128,10 +128,16 @@ final class OutputJournal {
 
     init(in state: FolderHandle) throws(FileSystemError) {
         path = state.display(OutputRecords.journalName)
+        // Non-blocking, and only a regular file: a FIFO planted at this name would block the open forever.
         descriptor = OpenFile.retrying {
-            openat(state.descriptor, OutputRecords.journalName, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            openat(state.descriptor, OutputRecords.journalName, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { throw OpenFile.openError(path, errno) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, EntryKind(info.st_mode) == .file else {
+            close(descriptor)
+            throw FileSystemError(path, "\(OpenFile.notRegular(info.st_mode)); move it away")
+        }
     }
 
     deinit { close(descriptor) }

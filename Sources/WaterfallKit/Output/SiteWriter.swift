@@ -33,6 +33,8 @@ struct SiteWriter {
     /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's.
     private var planned: [[UInt8]: OwnedFile?] = [:]
     private var staged: [(temporary: String, record: OwnedFile)] = []
+    /// Files the last build wrote where this one needs a folder: removed first at commit.
+    private var displaced: [String] = []
     private var kept: [OwnedFile] = []
     private var temporaryCount = 0
 
@@ -115,18 +117,22 @@ struct SiteWriter {
         }
     }
 
-    /// The folder at `relative` when it exists; nil when it does not yet. A link or a file on the way is
-    /// in the way.
-    private func existingFolder(_ relative: String) throws(FileSystemError) -> FolderHandle? {
+    /// The folder at `relative` when it exists; nil when it does not yet. A link or someone else's file on
+    /// the way is in the way; a file the last build wrote there (a theme's `fonts` file that became a
+    /// folder) is noted, to be removed at commit.
+    private mutating func existingFolder(_ relative: String) throws(FileSystemError) -> FolderHandle? {
         var current = root
         var walked = ""
         for component in relative.split(separator: "/").map(String.init) {
             walked = FolderPath.join(walked, component)
-            guard let kind = current.kind(component) else { return nil }
+            guard let info = current.status(component) else { return nil }
             let shown = FolderPath.join(output, walked)
-            switch kind {
+            switch EntryKind(info.st_mode) {
             case .folder: current = try current.folder(component, create: false)
             case .link: throw FileSystemError(shown, "is a symbolic link where the site needs a folder (Waterfall never writes through links); move it away")
+            case .file where records.owner(of: walked, info: info, open: { [current] in try? current.openFile(component) }) != nil:
+                if !displaced.contains(walked) { displaced.append(walked) }
+                return nil
             case .file, .other: throw FileSystemError(shown, "is a file where the site needs a folder; move it away or choose another output folder")
             }
         }
@@ -145,13 +151,13 @@ struct SiteWriter {
             for component in path.split(separator: "/") where component.utf8.count > maximumNameBytes {
                 throw FileSystemError(path, "has a name longer than \(maximumNameBytes) bytes")
             }
-            let folded = path.lowercased()
+            let folded = NameAllocator.fold(path)
             if let other = files.updateValue(path, forKey: folded) {
                 throw FileSystemError(path, "and \(PathText.display(other)) would be the same file on some file systems")
             }
             var folder = FolderPath.parent(of: "/" + path)
             while folder != "/" {
-                folders[String(folder.dropFirst()).lowercased()] = String(folder.dropFirst())
+                folders[NameAllocator.fold(String(folder.dropFirst()))] = String(folder.dropFirst())
                 folder = FolderPath.parent(of: folder)
             }
         }
@@ -246,11 +252,22 @@ struct SiteWriter {
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
         }
         let journal = try OutputJournal(in: state)
+        try removeDisplaced()
         var folders = FolderCursor(root: root)
         for (temporary, record) in staged.sorted(by: { $0.record.path.utf8.lexicographicallyPrecedes($1.record.path.utf8) }) {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
+            let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
-            try tmp.rename(temporary, to: folder, as: FolderPath.lastComponent(of: record.path))
+            if let before = planned[Array(record.path.utf8)] ?? nil {
+                // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
+                guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
+                      before.hash.isEmpty || Int(now.st_size) == before.size else {
+                    throw FileSystemError(FolderPath.join(output, record.path), "changed during the build; not replaced")
+                }
+                try tmp.rename(temporary, to: folder, as: name)
+            } else {
+                try tmp.renameNew(temporary, to: folder, as: name)
+            }
         }
         var outcome: (removed: [String], leftAlone: [String]) = ([], [])
         var carried: [OwnedFile] = []
@@ -268,6 +285,19 @@ struct SiteWriter {
         return outcome
     }
 
+    /// Removes the files of the last build that stand where this one needs folders (proven again first).
+    private func removeDisplaced() throws(FileSystemError) {
+        for path in displaced.sorted(by: { $0.utf8.count < $1.utf8.count }) {
+            let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
+            guard let folder = try? root.folder(path: parent, create: false) else { continue }
+            let name = FolderPath.lastComponent(of: path)
+            guard let info = folder.status(name), EntryKind(info.st_mode) == .file,
+                  records.owner(of: path, info: info, open: { try? folder.openFile(name) }) != nil, folder.remove(name) else {
+                throw FileSystemError(FolderPath.join(output, path), "is a file where the site needs a folder; move it away")
+            }
+        }
+    }
+
     /// Removes recorded files this build did not write, when they are still provably Waterfall's, and
     /// the folders that leaves empty.
     private func removeStale(keeping written: Set<[UInt8]>, folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
@@ -278,7 +308,8 @@ struct SiteWriter {
             let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
             guard let folder = try? folders.open(Substring(parent), create: false) else { continue }
             let name = FolderPath.lastComponent(of: path)
-            guard let info = folder.status(name) else { continue }
+            // Gone, or a folder now (one this build needs there): nothing to remove.
+            guard let info = folder.status(name), EntryKind(info.st_mode) != .folder else { continue }
             guard records.owner(of: path, info: info, open: { try? folder.openFile(name) }) != nil else {
                 leftAlone.append(path)
                 continue

@@ -17,7 +17,7 @@ struct FolderRules {
             throw BuildError("the output folder \(PathText.display(options.output)) contains the input folder; "
                 + "choose one beside or inside it, such as \(PathText.display(FolderPath.join(options.input, "_site")))")
         }
-        guard let directory = options.cacheDirectory else { return }
+        guard let directory = options.cacheDirectory else { return try checkTheme(against: [("output", output)]) }
         let cache = Self.resolved(directory)
         let shown = PathText.display(directory)
         if cache == input || Self.isInside(input, cache) {
@@ -27,13 +27,26 @@ struct FolderRules {
             throw BuildError("the cache folder \(shown) is inside the input folder, where it would be taken for an album; "
                 + "put it outside, or in a hidden folder such as \(PathText.display(FolderPath.join(options.input, ".cache/waterfall")))")
         }
-        let state = FolderPath.join(output, SiteWriter.stateFolder)
         if cache == output || Self.isInside(output, cache) {
             throw BuildError("the cache folder \(shown) \(cache == output ? "is" : "contains") the output folder; choose another")
         }
-        if Self.isInside(cache, output) && !(cache == state || Self.isInside(cache, state)) {
+        // Inside the output, only within its state folder (not the state folder itself, nor its staging folder).
+        let state = FolderPath.join(output, SiteWriter.stateFolder), staging = FolderPath.join(state, "tmp")
+        if Self.isInside(cache, output) && (!Self.isInside(cache, state) || cache == staging || Self.isInside(cache, staging)) {
             throw BuildError("the cache folder \(shown) is inside the output folder, where it would be published; "
                 + "put it outside, or leave --cache-dir out to use \(PathText.display(FolderPath.join(options.output, ".waterfall/cache")))")
+        }
+        try checkTheme(against: [("output", output), ("cache", cache)])
+    }
+
+    /// A theme given with `--templates` is read and published as it is: the site and the cache must not be
+    /// inside it (each build would publish the last one), nor contain it.
+    private func checkTheme(against folders: [(label: String, path: String)]) throws(BuildError) {
+        guard let templates = options.templates else { return }
+        let theme = Self.resolved(templates)
+        for (label, path) in folders where path == theme || Self.isInside(path, theme) || Self.isInside(theme, path) {
+            throw BuildError("the \(label) folder \(PathText.display(label == "output" ? options.output : options.cacheDirectory ?? path)) "
+                + "and the theme folder \(PathText.display(templates)) overlap; keep them apart")
         }
     }
 
@@ -47,13 +60,25 @@ struct FolderRules {
         inner.dropFirst(outer.count).split(separator: "/").contains { $0.hasPrefix(".") }
     }
 
-    /// The real path of `path`, or of the part of it that exists with the rest appended (an output folder
-    /// need not exist yet).
+    /// The real path of `path`: of the part of it that exists, with the rest appended as making the folders
+    /// would resolve it (`in/nosuch/..` is `in`: `nosuch` would be made, then left).
     static func resolved(_ path: String) -> String {
-        if let real = LinkPolicy.realPath(path) { return real }
-        let parent = FolderPath.parent(of: path)
-        let name = FolderPath.lastComponent(of: path)
-        if parent == path || name == "." || name == ".." || name.isEmpty { return path }
-        return FolderPath.join(resolved(parent), name)
+        var existing = path
+        var rest: [Substring] = []
+        while LinkPolicy.realPath(existing) == nil {
+            let parent = FolderPath.parent(of: existing)
+            guard parent != existing else { break }
+            rest.insert(Substring(FolderPath.lastComponent(of: existing)), at: 0)
+            existing = parent
+        }
+        var components = (LinkPolicy.realPath(existing) ?? existing).split(separator: "/", omittingEmptySubsequences: true)
+        for component in rest {
+            switch component {
+            case ".", "": continue
+            case "..": if !components.isEmpty { components.removeLast() }
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
     }
 }

@@ -18,6 +18,9 @@ struct FolderWalker {
     var links: LinkPolicy? = nil
     /// Sub-folders that hold a Waterfall site or cache are not entered (an earlier output is not photos).
     var skipsWaterfallFolders = false
+    /// Folders nested deeper than this are left out (and reported): albums that deep are a mistake or an
+    /// attack, and every stage after the scan is then bounded.
+    static let maximumDepth = 32
 
     enum Entry: Equatable, Sendable {
         /// A regular file (or a link to one that may be followed).
@@ -36,10 +39,10 @@ struct FolderWalker {
 
     func files(under folder: String) -> [Entry] {
         var visited = excluding
-        return walk(folder, visited: &visited)
+        return walk(folder, depth: 0, visited: &visited)
     }
 
-    private func walk(_ folder: String, visited: inout Set<FileIdentity>) -> [Entry] {
+    private func walk(_ folder: String, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
         // Symbolic links may point back up the tree; each real folder is walked once.
         guard let identity = FileIdentity(path: folder), visited.insert(identity).inserted else { return [] }
         let listing: [DirectoryEntry]
@@ -60,17 +63,17 @@ struct FolderWalker {
             named.append((name, entry))
         }
         for (name, entry) in NaturalOrder.sorted(named, by: \.name) {
-            entries += visit(FolderPath.join(folder, name), kind: entry.kind, visited: &visited)
+            entries += visit(FolderPath.join(folder, name), kind: entry.kind, depth: depth + 1, visited: &visited)
         }
         return entries
     }
 
-    private func visit(_ path: String, kind: EntryKind, visited: inout Set<FileIdentity>) -> [Entry] {
+    private func visit(_ path: String, kind: EntryKind, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
         switch kind {
         case .file:
             return [.file(path)]
         case .folder:
-            return recursive ? enter(path, visited: &visited) : []
+            return recursive ? enter(path, depth: depth, visited: &visited) : []
         case .other:
             return [.skipped(path, reason: Self.specialReason(path), isFolder: false)]
         case .link:
@@ -84,17 +87,20 @@ struct FolderWalker {
             }
             switch target {
             case .file: return [.file(path)]
-            case .folder: return recursive ? enter(path, visited: &visited) : []
+            case .folder: return recursive ? enter(path, depth: depth, visited: &visited) : []
             default: return [.skipped(path, reason: Self.specialReason(path), isFolder: false)]
             }
         }
     }
 
-    private func enter(_ folder: String, visited: inout Set<FileIdentity>) -> [Entry] {
+    private func enter(_ folder: String, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
         if skipsWaterfallFolders, let what = Self.waterfallContent(of: folder) {
             return [.note(folder, "holds \(what), so it is not scanned")]
         }
-        return walk(folder, visited: &visited)
+        guard depth <= Self.maximumDepth else {
+            return [.skipped(folder, reason: "nested more than \(Self.maximumDepth) folders deep", isFolder: true)]
+        }
+        return walk(folder, depth: depth, visited: &visited)
     }
 
     /// "a Waterfall site" or "a cache" when the folder holds one.
@@ -138,8 +144,14 @@ struct LinkPolicy: Sendable {
     /// nil when the link at `path` may be followed; else why not, naming where it points.
     func refusal(forLinkAt path: String) -> String? {
         guard let real = Self.realPath(path) else { return "broken symbolic link (to \(Self.target(of: path)))" }
-        if followsAll || contains(real) { return nil }
-        return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)"
+        if followsAll { return nil }
+        guard contains(real) else { return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)" }
+        // Hidden files and folders are never the gallery's (`.git/config` holds a CI token): a link does not
+        // make them so.
+        if real.dropFirst(root.count).split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            return "symbolic link to \(Self.target(of: path)), a hidden file or folder (--follow-symlinks allows it)"
+        }
+        return nil
     }
 
     /// Whether a real path is inside the root (or is it).

@@ -39,11 +39,16 @@ struct NameAllocator {
     }
 
     private mutating func take(_ name: String) -> Bool {
-        let folded = name.lowercased()  // Swift compares Strings by canonical equivalence: NFC = NFD
+        let folded = Self.fold(name)
         guard !isReserved(folded), !taken.contains(folded) else { return false }
         taken.insert(folded)
         return true
     }
+
+    /// A name as a case-insensitive file system compares it: upper then lower case, which folds more pairs
+    /// than lowercasing alone (`ς` and `σ`, `ß` and `ss`). Swift compares Strings by canonical equivalence,
+    /// so the NFC and NFD spellings of one name compare equal too.
+    static func fold(_ name: String) -> String { name.uppercased().lowercased() }
 
     /// The stem cut (at a character boundary) so that it and `tail` fit in a file name.
     private static func shortened(_ stem: String, toFit tail: String) -> String {

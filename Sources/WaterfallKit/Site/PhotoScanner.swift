@@ -25,6 +25,10 @@ struct PhotoScanner: Sendable {
         var cachedHeaders = 0
     }
 
+    /// Photos larger than this are refused before a byte is read (a sparse terabyte file would take hours
+    /// to hash); a 250-megapixel photo is far smaller.
+    static let maximumPhotoBytes = 4 << 30
+
     /// Sidecar captions larger than this are not captions.
     static let maximumCaptionBytes = 64 * 1024
 
@@ -70,6 +74,9 @@ struct PhotoScanner: Sendable {
             // No status means the file cannot be opened either: let the reader say why in its words.
             guard let status = FileStatus(path: path) else {
                 return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), [])
+            }
+            guard status.size <= Self.maximumPhotoBytes else {
+                return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(Self.maximumPhotoBytes)) limit for a photo")), [])
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }

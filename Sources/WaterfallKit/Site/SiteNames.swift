@@ -60,7 +60,7 @@ enum SiteNames {
         }
     }
 
-    /// Names an album folder cannot have, because the album's own files use them (folded to lowercase).
+    /// Names an album folder cannot have, because the album's own files use them (folded, as `NameAllocator.fold`).
     static func isReserved(_ folded: String) -> Bool {
         ["index.html", "photos", "images", "originals"].contains(folded) || isPageName(folded)
     }

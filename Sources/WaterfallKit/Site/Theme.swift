@@ -49,6 +49,11 @@ struct Theme: Sendable {
     func assets(links: LinkPolicy, warn: (String) -> Void) throws(Error) -> [(path: String, bytes: [UInt8])] {
         let root = FolderPath.join(folder, "assets")
         guard FolderWalker.isDirectory(root) else { return [] }
+        var info = stat()
+        if lstat(root, &info) == 0, EntryKind(info.st_mode) == .link, let refusal = links.refusal(forLinkAt: root) {
+            warn("\(PathText.display(root)): skipped: \(refusal)")
+            return []
+        }
         var assets: [(path: String, bytes: [UInt8])] = []
         for entry in FolderWalker(links: links).files(under: root) {
             switch entry {

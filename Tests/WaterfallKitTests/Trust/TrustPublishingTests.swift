@@ -83,29 +83,53 @@ struct TrustPublishingTests {
 
     @Test func linksThatStayInsideTheInputAreFollowed() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
-        // The targets are in a dot-folder, which is never scanned itself: the links are the only way in.
-        try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/.library/h.jpg")
-        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: input.path + "/.library/album/s.jpg")
-        try Trust.write(input.path + "/.library/caption.txt", "Inside caption\n")
+        // The targets are in an album of their own (published there too); the links lead to them.
+        try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/Library/h.jpg")
+        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: input.path + "/Library/album/s.jpg")
+        try Trust.write(input.path + "/Library/caption.txt", "Inside caption\n")
         try Trust.copy(Trust.photo("coffee-cup.jpg"), to: input.path + "/a.jpg")
-        try Trust.symlink(".library/h.jpg", at: input.path + "/inside.jpg")
-        try Trust.symlink(".library/caption.txt", at: input.path + "/inside.txt")
-        try Trust.symlink(".library/album", at: input.path + "/InsideAlbum")
+        try Trust.symlink("Library/h.jpg", at: input.path + "/inside.jpg")
+        try Trust.symlink("Library/caption.txt", at: input.path + "/inside.txt")
+        try Trust.symlink("Library/album", at: input.path + "/InsideAlbum")
         try Trust.symlink(input.path + "/a.jpg", at: input.path + "/InsideAlbum-absolute.jpg")
         let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("skipped:"), "\(run.stderr)")
         #expect(try Trust.read(output.path + "/photos/inside.jpg.html").contains("<h1>Inside caption</h1>"))
+        // A folder reached twice is one album, at its first place in natural order.
         #expect(FileManager.default.fileExists(atPath: output.path + "/InsideAlbum/photos/s.jpg.html"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/Library/album"))
         #expect(FileManager.default.fileExists(atPath: output.path + "/photos/InsideAlbum-absolute.jpg.html"))
         Trust.expectSoundSite(output.path)
+    }
+
+    /// Hidden files and folders are never the gallery's, even inside the input (`.git/config` holds a CI
+    /// checkout's token): a link into one is skipped like a link out of the input.
+    @Test func linksIntoHiddenFoldersAreNotFollowed() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try Trust.copy(Trust.photo("coffee-cup.jpg"), to: input.path + "/a.jpg")
+        let token = "ghs_" + UUID().uuidString
+        try Trust.write(input.path + "/.git/config", "[http] extraheader = AUTHORIZATION: basic \(token)\n")
+        try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/.hidden/h.jpg")
+        try Trust.symlink(".git/config", at: input.path + "/a.txt")
+        try Trust.symlink(".hidden/h.jpg", at: input.path + "/h.jpg")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for (link, target) in [("a.txt", ".git/config"), ("h.jpg", ".hidden/h.jpg")] {
+            #expect(Trust.lines(run, naming: link) == ["waterfall: \(input.path)/\(link): skipped: symbolic link to \(target), "
+                + "a hidden file or folder (--follow-symlinks allows it)"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/photos/h.jpg.html"))
+        for file in try Fixtures.siteFiles(in: output.path) {
+            #expect(!String(decoding: try Fixtures.bytes(output.path + "/" + file), as: UTF8.self).contains(token), "\(file)")
+        }
     }
 
     @Test(arguments: ["link", "copy"])
     func originalsAreNeverSymbolicLinks(policy: String) throws {
         let gallery = try LinkedOut()
-        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: gallery.input.path + "/.library/s.jpg")
-        try Trust.symlink(".library/s.jpg", at: gallery.input.path + "/inside.jpg")
+        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: gallery.input.path + "/Library/s.jpg")
+        try Trust.symlink("Library/s.jpg", at: gallery.input.path + "/inside.jpg")
         let outsideBytes = try Fixtures.bytes(gallery.outside.path + "/out.jpg")
         // By default the outside photo is not published, as an original or otherwise.
         let plain = try TemporaryFolder()
