@@ -57,7 +57,35 @@ final class OpenFile: Sendable {
             if n == 0 { break }  // shrank while being read: what is there
             count += n
         }
-        return Array(bytes[..<count])
+        if count < size { bytes.removeSubrange(count...) }
+        return bytes
+    }
+
+    /// Each line of the file (without its `\n`), read in blocks: a large file is never in memory whole.
+    func forEachLine(_ body: (ArraySlice<UInt8>) -> Void) throws(FileSystemError) {
+        var pending: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while true {
+            let n = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw FileSystemError.system(path, "cannot read") }
+            if n == 0 { break }
+            offset += off_t(n)
+            var start = 0
+            while let newline = block[start..<n].firstIndex(of: UInt8(ascii: "\n")) {
+                if pending.isEmpty {
+                    body(block[start..<newline])
+                } else {
+                    pending.append(contentsOf: block[start..<newline])
+                    body(pending[...])
+                    pending.removeAll(keepingCapacity: true)
+                }
+                start = newline + 1
+            }
+            pending.append(contentsOf: block[start..<n])
+        }
+        if !pending.isEmpty { body(pending[...]) }
     }
 
     /// The 128-bit content hash (as `BuildCache.contentHash`), read from the start.

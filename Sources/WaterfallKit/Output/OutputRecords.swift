@@ -51,8 +51,10 @@ struct OutputRecords: Sendable {
     static let journalName = "journal"
     private static let heading = #"{"waterfall":"manifest","version":1}"#
 
-    /// By path (as bytes: two spellings of one name are two paths), the records that may prove the file.
-    private(set) var files: [[UInt8]: [OwnedFile]] = [:]
+    /// By path (as bytes: two spellings of one name are two paths), the latest record that may prove the
+    /// file, and (rarely: a build stopped half way) the earlier ones.
+    private(set) var files: [ExactPath: OwnedFile] = [:]
+    private var earlier: [ExactPath: [OwnedFile]] = [:]
 
     init() {}
 
@@ -60,28 +62,34 @@ struct OutputRecords: Sendable {
     static func read(from state: FolderHandle) -> OutputRecords {
         var records = OutputRecords()
         for name in [manifestName, journalName] {
-            guard let bytes = try? state.openFile(name).read(limit: 1 << 30) else { continue }
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                guard let record = Self.record(from: line) else { continue }
-                records.files[Array(record.path.utf8), default: []].append(record)
+            try? state.openFile(name).forEachLine { line in
+                guard let record = OutputRecordLine.parse(line) else { return }
+                records.add(record)
             }
         }
         return records
     }
 
+    private mutating func add(_ record: OwnedFile) {
+        if let previous = files.updateValue(record, forKey: ExactPath(record.path)) {
+            earlier[ExactPath(record.path), default: []].append(previous)
+        }
+    }
+
     /// Every path the records name.
-    var paths: [String] { files.values.compactMap { $0.first?.path } }
+    var paths: [String] { files.values.map(\.path) }
 
     /// The newest record of every path.
-    var latest: [OwnedFile] { files.values.compactMap(\.last) }
+    var latest: [OwnedFile] { Array(files.values) }
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
-    var proven: Set<ProvenFile> { Set(files.values.flatMap { $0.map(\.proven) }) }
+    var proven: Set<ProvenFile> { Set(files.values.map(\.proven) + earlier.values.flatMap { $0.map(\.proven) }) }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
     /// hash as it is now; nil when none does. `open` opens the file for hashing, only when needed.
     func owner(of path: String, info: stat, open: () -> OpenFile?) -> OwnedFile? {
-        guard EntryKind(info.st_mode) == .file, let candidates = files[Array(path.utf8)] else { return nil }
+        guard EntryKind(info.st_mode) == .file, let latest = files[ExactPath(path)] else { return nil }
+        let candidates = [latest] + (earlier[ExactPath(path)] ?? [])
         if let same = candidates.first(where: { $0.isUnchanged(info) }) { return same }
         let sized = candidates.filter { $0.size == Int(info.st_size) }
         guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? file.contentHash(),
@@ -89,34 +97,22 @@ struct OutputRecords: Sendable {
         return OwnedFile(path: path, info: info, hash: hash)
     }
 
-    // MARK: - Lines
-
-    static func line(_ record: OwnedFile) -> String {
-        JSONValue.object([
-            ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash)),
-            ("device", .string(String(record.identity.device))), ("inode", .string(String(record.identity.inode))),
-            ("modified", .int(record.modified)),
-        ]).rendered() + "\n"
-    }
-
-    private static func record(from line: ArraySlice<UInt8>) -> OwnedFile? {
-        guard line.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
-              case .object(let members) = json else { return nil }
-        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
-        guard case .string(let path)? = fields["path"], SiteWriter.isSafeRelativePath(path),
-              case .int(let size)? = fields["size"], case .string(let hash)? = fields["hash"],
-              case .string(let device)? = fields["device"], let deviceNumber = UInt64(device),
-              case .string(let inode)? = fields["inode"], let inodeNumber = UInt64(inode),
-              case .int(let modified)? = fields["modified"] else { return nil }
-        return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
-                         modified: modified)
-    }
-
-    /// The manifest for `files`, sorted by path bytes so the same site gives the same order.
-    static func manifest(_ files: [OwnedFile]) -> [UInt8] {
-        var text = heading + "\n"
-        for record in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) { text += line(record) }
-        return Array(text.utf8)
+    /// Writes the manifest for `files` as the new file `name` in `folder`, sorted by path bytes so the same
+    /// site gives the same order; in blocks, never whole in memory.
+    static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle) throws(FileSystemError) {
+        let descriptor = try folder.createNew(name)
+        defer { close(descriptor) }
+        var writer = BufferedWriter(descriptor: descriptor, path: folder.display(name))
+        do {
+            try writer.append(heading + "\n")
+            for record in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+                try writer.append(OutputRecordLine.render(record))
+            }
+            try writer.flush()
+        } catch {
+            folder.remove(name)
+            throw error
+        }
     }
 }
 
@@ -143,7 +139,7 @@ final class OutputJournal {
     deinit { close(descriptor) }
 
     func append(_ record: OwnedFile) throws(FileSystemError) {
-        let bytes = Array(OutputRecords.line(record).utf8)
+        let bytes = Array(OutputRecordLine.render(record).utf8)
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }

@@ -31,7 +31,7 @@ struct SiteWriter {
     /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
     private let legacyPaths: Set<String>
     /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's.
-    private var planned: [[UInt8]: OwnedFile?] = [:]
+    private var planned: [ExactPath: OwnedFile?] = [:]
     private var staged: [(temporary: String, record: OwnedFile)] = []
     /// Files the last build wrote where this one needs a folder: removed first at commit.
     private var displaced: [String] = []
@@ -81,7 +81,7 @@ struct SiteWriter {
             for path in byFolder[folder]!.sorted() {
                 do {
                     let owner = try handle.flatMap { folder throws(FileSystemError) in try check(path, in: folder, publishing: publishing[path]) }
-                    planned.updateValue(owner, forKey: Array(path.utf8))
+                    planned.updateValue(owner, forKey: ExactPath(path))
                 } catch {
                     problems.append(error)
                 }
@@ -103,7 +103,7 @@ struct SiteWriter {
         case .link: throw FileSystemError(shown, "is a symbolic link, which Waterfall never writes through; move it away or choose another output folder")
         case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
         case .file:
-            if let source, FileIdentity(info) == source, records.files[Array(path.utf8)] != nil {
+            if let source, FileIdentity(info) == source, records.files[ExactPath(path)] != nil {
                 return OwnedFile(path: path, info: info, hash: "")  // itself: linked again, whatever it holds now
             }
             guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
@@ -144,6 +144,7 @@ struct SiteWriter {
     private static func checkNames(_ paths: [String]) throws(FileSystemError) {
         var files: [String: String] = [:]
         var folders: [String: String] = [:]
+        var seen = Set<ExactPath>()
         for path in paths {
             guard isSafeRelativePath(path), !path.hasPrefix(stateFolder + "/"), path != stateFolder else {
                 throw FileSystemError(path, "is not a path inside the output folder")
@@ -155,10 +156,11 @@ struct SiteWriter {
             if let other = files.updateValue(path, forKey: folded) {
                 throw FileSystemError(path, "and \(PathText.display(other)) would be the same file on some file systems")
             }
-            var folder = FolderPath.parent(of: "/" + path)
-            while folder != "/" {
-                folders[NameAllocator.fold(String(folder.dropFirst()))] = String(folder.dropFirst())
-                folder = FolderPath.parent(of: folder)
+            // Each folder once: its parents were recorded with it.
+            var folder = SitePath.folder(of: path)
+            while !folder.isEmpty, seen.insert(ExactPath(folder)).inserted {
+                folders[NameAllocator.fold(folder)] = folder
+                folder = SitePath.folder(of: folder)
             }
         }
         for (folded, path) in files {
@@ -197,7 +199,7 @@ struct SiteWriter {
     }
 
     private func existing(_ path: String) throws(FileSystemError) -> OwnedFile? {
-        guard let entry = planned[Array(path.utf8)] else {
+        guard let entry = planned[ExactPath(path)] else {
             throw FileSystemError(FolderPath.join(output, path), "was not planned (a bug in Waterfall: nothing was changed)")
         }
         return entry
@@ -245,10 +247,10 @@ struct SiteWriter {
     /// records the manifest. Returns the removed paths, and those left alone because they changed since
     /// Waterfall wrote them.
     mutating func commit(removingStale: Bool = true) throws(FileSystemError) -> (removed: [String], leftAlone: [String]) {
-        let written = Set(kept.map { Array($0.path.utf8) } + staged.map { Array($0.record.path.utf8) })
+        let written = Set(kept.map { ExactPath($0.path) } + staged.map { ExactPath($0.record.path) })
         if let missing = planned.keys.first(where: { !written.contains($0) }) {
             abandon()
-            throw FileSystemError(FolderPath.join(output, String(decoding: missing, as: UTF8.self)),
+            throw FileSystemError(FolderPath.join(output, missing.text),
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
         }
         let journal = try OutputJournal(in: state)
@@ -258,7 +260,7 @@ struct SiteWriter {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
             let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
-            if let before = planned[Array(record.path.utf8)] ?? nil {
+            if let before = planned[ExactPath(record.path)] ?? nil {
                 // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
                 guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
                       before.hash.isEmpty || Int(now.st_size) == before.size else {
@@ -274,10 +276,10 @@ struct SiteWriter {
         if removingStale {
             outcome = removeStale(keeping: written, folders: &folders)
         } else {
-            carried = records.latest.filter { !written.contains(Array($0.path.utf8)) }
+            carried = records.latest.filter { !written.contains(ExactPath($0.path)) }
         }
         let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-        try tmp.writeNew(manifest, OutputRecords.manifest(kept + staged.map(\.record) + carried))
+        try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
         try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
         state.remove(OutputRecords.journalName)
         if state.kind("manifest") == .file { state.remove("manifest") }  // Waterfall 0.1's, which proved nothing
@@ -300,9 +302,9 @@ struct SiteWriter {
 
     /// Removes recorded files this build did not write, when they are still provably Waterfall's, and
     /// the folders that leaves empty.
-    private func removeStale(keeping written: Set<[UInt8]>, folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
+    private func removeStale(keeping written: Set<ExactPath>, folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
         var removed: [String] = [], leftAlone: [String] = []
-        let stale = records.paths.filter { !written.contains(Array($0.utf8)) }
+        let stale = records.paths.filter { !written.contains(ExactPath($0)) }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for path in stale {
             let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
@@ -335,8 +337,20 @@ struct SiteWriter {
 
     /// A path that stays inside the output folder: relative, no `..`, `.` or empty segments, no NUL.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.utf8.contains(0)
-            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
+        var segment = 0, dots = 0  // the current segment's length, and how many of its bytes are dots
+        for byte in path.utf8 {
+            switch byte {
+            case 0: return false
+            case UInt8(ascii: "/"):
+                if segment == 0 || (segment <= 2 && dots == segment) { return false }
+                segment = 0
+                dots = 0
+            default:
+                segment += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return segment > 0 && !(segment <= 2 && dots == segment)
     }
 }
 

@@ -48,7 +48,13 @@ struct NameAllocator {
     /// A name as a case-insensitive file system compares it: upper then lower case, which folds more pairs
     /// than lowercasing alone (`ς` and `σ`, `ß` and `ss`). Swift compares Strings by canonical equivalence,
     /// so the NFC and NFD spellings of one name compare equal too.
-    static func fold(_ name: String) -> String { name.uppercased().lowercased() }
+    static func fold(_ name: String) -> String {
+        // ASCII, the common case, folds byte by byte; anything else through Unicode's case mappings.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return name.uppercased().lowercased()
+    }
 
     /// The stem cut (at a character boundary) so that it and `tail` fit in a file name.
     private static func shortened(_ stem: String, toFit tail: String) -> String {

@@ -241,12 +241,12 @@ public struct SiteBuilder: Sendable {
     private func warnAboutPhotosInOutput(_ writer: SiteWriter) {
         guard let input = LinkPolicy.realPath(options.input), let output = LinkPolicy.realPath(options.output),
               output.hasPrefix(input == "/" ? "/" : input + "/") else { return }
-        let own = Set(writer.records.paths.map { Array($0.utf8) })
+        let own = Set(writer.records.paths.map(ExactPath.init))
         let prefix = FolderPath.join(options.output, "").count
         let foreign = FolderWalker(excluding: Set([FileIdentity(path: FolderPath.join(options.output, SiteWriter.stateFolder))].compactMap { $0 }))
             .files(under: options.output).filter { entry in
                 guard case .file(let path) = entry else { return false }
-                return Photo.looksLikePhoto(FolderPath.lastComponent(of: path)) && !own.contains(Array(path.dropFirst(prefix).utf8))
+                return Photo.looksLikePhoto(FolderPath.lastComponent(of: path)) && !own.contains(ExactPath(String(path.dropFirst(prefix))))
             }
         guard let first = foreign.first else { return }
         observe(.warning("\(PathText.display(options.output)) is the output folder, so it is not scanned: its \(foreign.count) "

@@ -1,0 +1,89 @@
+/// One record of the output's manifest or journal as a line of JSON:
+/// `{"path": "photos/a.jpg.html", "size": 1234, "hash": "…", "device": "64769", "inode": "1311", "modified": 17…}`.
+///
+/// Lines are written in exactly this shape, so reading takes a fast path over the bytes (a site of 100,000
+/// photos has some 400,000 of them); a line in any other shape (a path that needs escapes, a line edited
+/// by hand) goes through the full JSON parser, and a line that is not a record is not one.
+enum OutputRecordLine {
+    static func render(_ record: OwnedFile) -> String {
+        JSONValue.object([
+            ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash)),
+            ("device", .string(String(record.identity.device))), ("inode", .string(String(record.identity.inode))),
+            ("modified", .int(record.modified)),
+        ]).rendered() + "\n"
+    }
+
+    static func parse(_ line: ArraySlice<UInt8>) -> OwnedFile? {
+        var cursor = Cursor(bytes: line)
+        if let record = cursor.record() { return record }
+        return generic(line)
+    }
+
+    /// The fast path: the exact shape `render` writes, or nil.
+    private struct Cursor {
+        let bytes: ArraySlice<UInt8>
+        var index: Int
+
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        mutating func record() -> OwnedFile? {
+            guard literal(#"{"path": ""#), let path = plainString(), literal(#", "size": "#), let size = number(),
+                  literal(#", "hash": ""#), let hash = plainString(), literal(#", "device": ""#), let device = unsigned(),
+                  literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number(),
+                  literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
+            return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
+                             modified: modified)
+        }
+
+        private mutating func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard bytes.endIndex - index >= count else { return false }
+            let matches = text.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
+            if matches { index += count }
+            return matches
+        }
+
+        /// A string up to its closing quote, with no escapes in it (one with escapes takes the slow path).
+        private mutating func plainString() -> String? {
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            let run = bytes[index..<end]
+            guard !run.contains(UInt8(ascii: "\\")), !run.contains(where: { $0 < 0x20 }),
+                  let text = String(validating: run, as: UTF8.self) else { return nil }
+            index = end + 1
+            return text
+        }
+
+        private mutating func digits() -> ArraySlice<UInt8>? {
+            let start = index
+            while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index > start && index - start <= 20 ? bytes[start..<index] : nil
+        }
+
+        private mutating func unsigned() -> UInt64? {
+            digits().flatMap { UInt64(String(decoding: $0, as: UTF8.self)) }
+        }
+
+        private mutating func number() -> Int? {
+            let negative = index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            return digits().flatMap { Int((negative ? "-" : "") + String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
+    /// Any JSON object with the record's fields.
+    private static func generic(_ line: ArraySlice<UInt8>) -> OwnedFile? {
+        guard line.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
+              case .object(let members) = json else { return nil }
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
+        guard case .string(let path)? = fields["path"], SiteWriter.isSafeRelativePath(path),
+              case .int(let size)? = fields["size"], case .string(let hash)? = fields["hash"],
+              case .string(let device)? = fields["device"], let deviceNumber = UInt64(device),
+              case .string(let inode)? = fields["inode"], let inodeNumber = UInt64(inode),
+              case .int(let modified)? = fields["modified"] else { return nil }
+        return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
+                         modified: modified)
+    }
+}
