@@ -24,13 +24,21 @@ struct BufferedWriter {
     }
 
     mutating func flush() throws(FileSystemError) {
-        var offset = 0
-        while offset < buffer.count {
-            let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FileSystemError.system(path, "cannot write") }
-            offset += count
+        if let code = buffer.withUnsafeBytes({ Self.writeAll($0, to: descriptor) }) {
+            throw FileSystemError.system(path, "cannot write", code)
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// write(2) until every byte is written (it may write fewer, or be interrupted); errno on failure.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : ENOSPC }
+            offset += count
+        }
+        return nil
     }
 }

@@ -124,16 +124,9 @@ final class FolderHandle: Sendable {
     func writeNew(_ name: String, _ bytes: [UInt8]) throws(FileSystemError) {
         let file = try createNew(name)
         defer { close(file) }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(file, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = FileSystemError.system(display(name), "cannot write")
-                unlinkat(descriptor, name, 0)
-                throw error
-            }
-            offset += count
+        if let code = bytes.withUnsafeBytes({ BufferedWriter.writeAll($0, to: file) }) {
+            unlinkat(descriptor, name, 0)
+            throw FileSystemError.system(display(name), "cannot write", code)
         }
     }
 
@@ -176,16 +169,9 @@ final class FolderHandle: Sendable {
                 throw error
             }
             if n == 0 { return }
-            var written = 0
-            while written < n {
-                let count = block.withUnsafeBytes { write(target, $0.baseAddress! + written, n - written) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    let error = FileSystemError.system(display(name), "cannot write")
-                    unlinkat(descriptor, name, 0)
-                    throw error
-                }
-                written += count
+            if let code = block.withUnsafeBytes({ BufferedWriter.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<n]), to: target) }) {
+                unlinkat(descriptor, name, 0)
+                throw FileSystemError.system(display(name), "cannot write", code)
             }
             offset += off_t(n)
         }

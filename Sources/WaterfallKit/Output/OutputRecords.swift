@@ -139,13 +139,9 @@ final class OutputJournal {
     deinit { close(descriptor) }
 
     func append(_ record: OwnedFile) throws(FileSystemError) {
-        let bytes = Array(OutputRecordLine.render(record).utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FileSystemError.system(path, "cannot write") }
-            offset += count
+        var line = OutputRecordLine.render(record)
+        if let code = line.withUTF8({ BufferedWriter.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
+            throw FileSystemError.system(path, "cannot write", code)
         }
     }
 }

@@ -20,6 +20,12 @@ struct WaterfallProcess {
     }
 
     static func run(_ arguments: [String], in directory: String? = nil) throws -> Outcome {
+        try runKilling(arguments, in: directory, timeout: nil).outcome
+    }
+
+    /// The run, killed after `timeout` seconds (when given); `killed` says whether it had to be.
+    static func runKilling(_ arguments: [String], in directory: String? = nil,
+                           timeout: Double?) throws -> (outcome: Outcome, killed: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -29,6 +35,16 @@ struct WaterfallProcess {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let finished = Flag(), killed = Flag()
+        if let timeout {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                if !finished.isSet {
+                    killed.set()
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
         // Read both pipes before waiting, so a large report cannot fill a pipe and stall the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
@@ -36,8 +52,18 @@ struct WaterfallProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                       stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+        finished.set()
+        let outcome = Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                              stdout: String(decoding: outData, as: UTF8.self),
+                              stderr: String(decoding: errData, as: UTF8.self))
+        return (outcome, killed.isSet)
+    }
+
+    /// A flag set from another thread.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
     }
 }

@@ -240,13 +240,6 @@ enum Trust {
 
 /// The real binary with a watchdog: killed (and the test failed) if it runs longer than `timeout`.
 enum Watchdog {
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        func set() { lock.withLock { value = true } }
-        var isSet: Bool { lock.withLock { value } }
-    }
-
     static func run(_ arguments: [String], in directory: String? = nil, timeout: Double = 60,
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> WaterfallProcess.Outcome {
         let (outcome, killed) = try runKilling(arguments, in: directory, timeout: timeout)
@@ -257,33 +250,6 @@ enum Watchdog {
     /// The run, and whether the watchdog had to kill it.
     static func runKilling(_ arguments: [String], in directory: String? = nil,
                            timeout: Double) throws -> (WaterfallProcess.Outcome, killed: Bool) {
-        let process = Process()
-        process.executableURL = WaterfallProcess.executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let finished = Flag(), killed = Flag()
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            if !finished.isSet {
-                killed.set()
-                kill(pid, SIGKILL)
-            }
-        }
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        finished.set()
-        let outcome = WaterfallProcess.Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                                               stdout: String(decoding: outData, as: UTF8.self),
-                                               stderr: String(decoding: errData, as: UTF8.self))
-        return (outcome, killed.isSet)
+        try WaterfallProcess.runKilling(arguments, in: directory, timeout: timeout)
     }
 }
