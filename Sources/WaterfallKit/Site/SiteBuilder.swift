@@ -187,15 +187,23 @@ public struct SiteBuilder: Sendable {
         guard lstat(file, &info) == 0 else { return nil }
         if EntryKind(info.st_mode) == .link,
            let refusal = LinkPolicy(root: options.input, label: "the input", followsAll: options.followSymlinks).refusal(forLinkAt: file) {
-            observe(.warning("\(PathText.display(file)): skipped: \(refusal); the default settings apply"))
+            try leaveOut(settings: file, reason: refusal)
             return nil
         }
         do {
             return try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
         } catch {
-            observe(.warning("\(error); the default settings apply"))
+            try leaveOut(settings: file, reason: error.reason)
             return nil
         }
+    }
+
+    /// The input's settings file cannot be used: the defaults apply, with a warning; `--strict` stops.
+    private func leaveOut(settings file: String, reason: String) throws(BuildError) {
+        if options.strict {
+            throw BuildError("\(PathText.display(file)): \(reason) (--strict); nothing was written", skipped: [(file, reason)])
+        }
+        observe(.warning("\(PathText.display(file)): skipped: \(reason); the default settings apply"))
     }
 
     /// Each album's own `waterfall.json`, by album folder.
