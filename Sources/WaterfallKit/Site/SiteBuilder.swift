@@ -26,7 +26,7 @@ public struct SiteBuilder: Sendable {
         // is made only after the scan, so a build that stops there (--strict) has written nothing at all.
         var existingWriter = FolderWalker.isDirectory(options.output) ? try openOutput() : nil
         let existingCache = try openCache(existingWriter, onlyIfItExists: true).map(BuildCache.init)
-        let configuration = try loadConfiguration()
+        let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
         let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
@@ -36,7 +36,7 @@ public struct SiteBuilder: Sendable {
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
         }
-        var skipped = scanned.skipped
+        var skipped = unusableSettings + scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
         if existingWriter == nil { existingWriter = try openOutput() }
@@ -156,9 +156,11 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    private func loadConfiguration() throws(BuildError) -> SiteConfiguration {
+    /// The settings, and the input's settings file when it could not be used (a skipped file, for --strict).
+    private func loadConfiguration() throws(BuildError) -> (SiteConfiguration, skipped: [(path: String, reason: String)]) {
         var configuration = SiteConfiguration()
-        if let bytes = try configurationBytes() {
+        let (found, skipped) = try configurationBytes()
+        if let bytes = found {
             let file = options.configFile ?? FolderPath.join(options.input, "waterfall.json")
             do {
                 configuration = try configuration.applying(json: String(decoding: bytes, as: UTF8.self), file: file)
@@ -168,42 +170,44 @@ public struct SiteBuilder: Sendable {
         }
         if let title = options.title { configuration.title = title }
         if let originals = options.originals { configuration.originals = originals }
-        return configuration
+        return (configuration, skipped)
     }
 
     /// The settings file's bytes: `--config FILE` (which must be readable), else the input's own
     /// `waterfall.json` when there is one that is the input's (a FIFO or a link out of the input is left
     /// out with a warning, and the defaults apply).
-    private func configurationBytes() throws(BuildError) -> [UInt8]? {
+    private func configurationBytes() throws(BuildError) -> ([UInt8]?, skipped: [(path: String, reason: String)]) {
         if let file = options.configFile {
             do {
-                return try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
+                return (try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes), [])
             } catch {
                 throw BuildError("\(error)")
             }
         }
         let file = FolderPath.join(options.input, "waterfall.json")
         var info = stat()
-        guard lstat(file, &info) == 0 else { return nil }
+        guard lstat(file, &info) == 0 else { return (nil, []) }
         if EntryKind(info.st_mode) == .link,
            let refusal = LinkPolicy(root: options.input, label: "the input", followsAll: options.followSymlinks).refusal(forLinkAt: file) {
-            try leaveOut(settings: file, reason: refusal)
-            return nil
+            leaveOut(settings: file, reason: refusal)
+            return (nil, [(file, refusal)])
         }
         do {
-            return try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes)
+            return (try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes), [])
         } catch {
-            try leaveOut(settings: file, reason: error.reason)
-            return nil
+            leaveOut(settings: file, reason: error.reason)
+            return (nil, [(file, error.reason)])
         }
     }
 
-    /// The input's settings file cannot be used: the defaults apply, with a warning; `--strict` stops.
-    private func leaveOut(settings file: String, reason: String) throws(BuildError) {
+    /// The input's settings file cannot be used: the defaults apply, with a warning; under `--strict` it is
+    /// a skipped file like any other, and fails the build once the scan has found them all.
+    private func leaveOut(settings file: String, reason: String) {
         if options.strict {
-            throw BuildError("\(PathText.display(file)): \(reason) (--strict); nothing was written", skipped: [(file, reason)])
+            observe(.skipped(path: file, reason: reason))
+        } else {
+            observe(.warning("\(PathText.display(file)): skipped: \(reason); the default settings apply"))
         }
-        observe(.warning("\(PathText.display(file)): skipped: \(reason); the default settings apply"))
     }
 
     /// Each album's own `waterfall.json`, by album folder.
