@@ -23,13 +23,10 @@ and Python versions, and nothing here reads the clock or the temporary folder's 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 import random
-import shlex
 import shutil
-import stat
 import struct
 import unicodedata
 import zlib
@@ -55,6 +52,8 @@ PHOTO_EXTENSIONS = {
     "jpg", "jpeg", "jpe", "jfif", "pjpeg", "png", "apng", "gif", "webp", "heic", "heif", "avif", "bmp",
     "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
 }
+
+NAME_MAX = 255  # bytes in one file name (Linux)
 
 # Prefix of every marker token: a word no input, theme or template ever contains, so any occurrence of it
 # in the site is a leak from outside.
@@ -88,10 +87,6 @@ def is_photo_name(name: bytes) -> bool:
     return bool(dot) and extension.decode("latin-1").lower() in PHOTO_EXTENSIONS
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 # MARK: - What a case is made of
 
 
@@ -112,19 +107,16 @@ class Node:
     target: bytes = b""
     absolute: bool = False
 
-    def data(self) -> bytes:
-        if self.source is not None:
-            return (REPO / self.source).read_bytes()
-        return self.chunk * self.repeat
-
 
 @dataclass
 class Feature:
-    """A hostile thing, as the nodes that make it. `tokens` maps outside paths to their marker tokens."""
+    """A hostile thing, as the nodes that make it. `tokens` maps outside paths to their marker tokens;
+    `whole` features (the theme's copy of Templates/) are never shrunk node by node."""
 
     name: str
     nodes: list[Node]
     tokens: dict[bytes, str] = field(default_factory=dict)
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,7 +151,7 @@ class Build:
 class Mutation:
     """A change between builds; the target is chosen on disk when it runs, with Random(seed)."""
 
-    kind: str  # rename-newline, rename-album, delete, add, replace, poison-cache, restore-tmp-link
+    kind: str  # rename-newline, rename-album, delete, add, replace, poison-cache, restore-tmp-link, drop-configs
     seed: int
 
     def describe(self) -> str:
@@ -233,8 +225,11 @@ class Generator:
     def token(self) -> str:
         return MARKER_PREFIX + "".join(self.rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10))
 
-    def add(self, name: str, nodes: list[Node], tokens: dict[bytes, str] | None = None) -> None:
-        self.features.append(Feature(name, nodes, tokens or {}))
+    def add(self, name: str, nodes: list[Node], tokens: dict[bytes, str] | None = None, whole: bool = False) -> None:
+        # A name over 255 bytes cannot be made at all (a sidecar of a 255-byte photo name, say): left out.
+        nodes = [n for n in nodes if all(len(part) <= NAME_MAX for part in n.path.split(b"/"))]
+        if nodes:
+            self.features.append(Feature(name, nodes, tokens or {}, whole))
         for node in nodes:
             self.used.add(node.path)
 
@@ -247,7 +242,8 @@ class Generator:
         if not dot:
             stem, extension = name, b""
         for n in range(2, 1000):
-            candidate = folder + b"/" + stem + b"-" + str(n).encode() + (b"." + extension if dot else b"")
+            suffix = b"-" + str(n).encode() + (b"." + extension if dot else b"")
+            candidate = folder + b"/" + stem[:NAME_MAX - len(suffix)] + suffix
             if candidate not in self.used:
                 return candidate
         raise AssertionError("no free name")
@@ -316,7 +312,7 @@ class Generator:
             where = self.rng.choice([b"out/photos/keep.txt", b"out/assets/custom.css", b"out/images/mine.jpg",
                                      b"out/originals/notes.txt"])
             self.add("decoy inside a generated folder", [Node(where, "file", chunk=b"mine, not Waterfall's\n")])
-        elif roll < 0.30:
+        elif roll < 0.28:
             self.add("decoy where the site's index.html goes", [Node(b"out/index.html", "file", chunk=b"<p>my own page</p>\n")])
         if self.rng.random() < 0.10:
             victim = [Node(b"victim", "dir"), Node(b"victim/precious.txt", "file", chunk=b"precious\n"),
@@ -583,9 +579,9 @@ class Generator:
             {"viewSize": huge}, {"quality": 0}, {"quality": 101}, {"maxPixels": -1}, {"colums": 3},
         ]
         roll = self.rng.random()
-        if roll < 0.45:
+        if roll < 0.6:
             text = json.dumps(self.rng.choice(valid)).encode()
-        elif roll < 0.8:
+        elif roll < 0.85:
             text = json.dumps(self.rng.choice(invalid)).encode()
         else:
             text = self.rng.choice([
@@ -602,9 +598,12 @@ class Generator:
         if folder is None:
             folder = self.unique(b"input/Configured")
             nodes = [Node(folder, "dir"), self.photo_node(folder + b"/c.jpg", "jpeg")]
+        photos = sorted(p.rpartition(b"/")[2] for p in self.photos if p.rpartition(b"/")[0] == folder)
+        cover = json.dumps({"cover": photos[0].decode("utf-8", "replace")}).encode() if photos else b'{"cover": "x.jpg"}'
         text = self.rng.choice([
-            b'{"title": "An <album>"}', b'{"cover": "missing.jpg"}', b'{"sort": "date", "reverse": true}',
-            b'{"perPage": 3}', b'{"cover": 5}', b"not json", b'{"title": "' + "é".encode() * 3000 + b'"}',
+            b'{"title": "An <album>", "description": "& more"}', b'{"cover": "missing.jpg"}', cover, cover,
+            b'{"sort": "date", "reverse": true}', b'{"title": "' + "é".encode() * 3000 + b'"}',
+            b'{"perPage": 3}', b"not json",
         ])
         nodes.append(Node(folder + b"/waterfall.json", "file", chunk=text))
         self.add(f"album waterfall.json: {show(text[:40])}", nodes)
@@ -623,7 +622,7 @@ class Generator:
             if path.is_file():
                 nodes.append(Node(b"theme/" + str(path.relative_to(TEMPLATES)).encode(), "file",
                                   source=str(path.relative_to(REPO))))
-        self.add("theme: a copy of Templates/", nodes)
+        self.add("theme: a copy of Templates/", nodes, whole=True)
         footer = (TEMPLATES / "footer.mustache").read_bytes()
         for _ in range(self.rng.randint(1, 3)):
             edit = self.rng.choice(["asset-hostname", "asset-secret", "asset-outside-dir", "asset-inside-link",
@@ -649,7 +648,8 @@ class Generator:
                 self.add(f"theme: {depth} nested sections in the footer",
                          [Node(b"theme/footer.mustache", "file", chunk=footer + b"{{#a}}" * depth + b"{{/a}}" * depth + b"\n")])
             elif edit == "partial-bomb":
-                depth = self.rng.choice([4, 12, 24])
+                # 24 levels make a 218 MB page unless the renderer caps a page's size (slow until it does).
+                depth = self.rng.choices([4, 12, 24], [3, 2, 1])[0]
                 nodes = [Node(b"theme/footer.mustache", "file", chunk=footer + b"{{> bomb0}}\n")]
                 for level in range(depth):
                     nodes.append(Node(f"theme/bomb{level}.mustache".encode(), "file",
@@ -663,18 +663,18 @@ class Generator:
 
     def choose_cache(self) -> str | None:
         roll = self.rng.random()
-        if roll < 0.50:
+        if roll < 0.55:
             return None
-        if roll < 0.72:
+        if roll < 0.80:
             return "cache"
-        if roll < 0.84:
+        if roll < 0.88:
             self.add("an existing folder of someone else's files, used as the cache",
                      [Node(b"stuff", "dir"), Node(b"stuff/notes.txt", "file", chunk=b"mine\n"),
                       Node(b"stuff/tmp/keep.txt", "file", chunk=b"mine too\n"),
                       Node(b"stuff/images/0123456789abcdef.jpg", "file", source=str(fixture(SMALL_JPEG).relative_to(REPO))),
                       Node(b"stuff/photos/list.json", "file", chunk=b"[]\n")])
             return "stuff"
-        if roll < 0.90:
+        if roll < 0.92:
             return "input"
         if roll < 0.96:
             album = self.rng.choice(self.albums[1:]) if len(self.albums) > 1 else None
@@ -697,7 +697,7 @@ class Generator:
         for _ in range(self.rng.randint(1, 3)):
             for _ in range(self.rng.randint(1, 2)):
                 kind = self.rng.choices(["rename-newline", "rename-album", "delete", "add", "replace", "poison-cache",
-                                         "restore-tmp-link"], [30, 10, 15, 15, 10, 12, 8])[0]
+                                         "restore-tmp-link", "drop-configs"], [30, 10, 15, 15, 10, 12, 8, 8])[0]
                 steps.append(Mutation(kind, self.rng.randrange(2**31)))
             steps.append(self.build_step())
         return steps
@@ -884,6 +884,16 @@ class Mutated:
     tokens: dict[bytes, str] = field(default_factory=dict)
 
 
+def prefixed(tag: bytes, name: bytes) -> bytes:
+    """`tag` + `name`, cut to NAME_MAX bytes by dropping bytes after the tag (never half a character)."""
+    if len(tag) + len(name) <= NAME_MAX:
+        return tag + name
+    rest = name[len(tag) + len(name) - NAME_MAX:]
+    while rest and 0x80 <= rest[0] < 0xC0:
+        rest = rest[1:]
+    return tag + rest
+
+
 def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Recorder | None = None) -> Mutated:
     """Does `mutation` in the sandbox of `case`, and says what it did."""
     rng = random.Random(f"mutation:{mutation.seed}")
@@ -892,9 +902,12 @@ def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Record
     folders = [p for p in entries if os.path.isdir(os.path.join(root, p)) and not os.path.islink(os.path.join(root, p))]
 
     def rename(old: bytes, new: bytes) -> Mutated:
-        while os.path.lexists(os.path.join(root, new)):
-            stem, dot, extension = new.rpartition(b".")
-            new = (stem + b"_." + extension) if dot and b"/" not in extension else new + b"_"
+        folder, _, name = new.rpartition(b"/")
+        n = 0
+        while len(name) > NAME_MAX or os.path.lexists(os.path.join(root, folder + b"/" + name)):
+            n += 1
+            name = prefixed(b"r%d-" % n, new.rpartition(b"/")[2])
+        new = folder + b"/" + name
         os.rename(os.path.join(root, old), os.path.join(root, new))
         if recorder:
             recorder.add(f"mv {q(old)} {q(new)}")
@@ -913,7 +926,8 @@ def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Record
         if not albums:
             return Mutated([], [], "no album to rename")
         old = rng.choice(albums)
-        return rename(old, old + b" renamed")
+        folder, _, name = old.rpartition(b"/")
+        return rename(old, folder + b"/" + prefixed(b"renamed ", name))
     if mutation.kind == "delete":
         candidates = photos + [f for f in folders if rng.random() < 0.3]
         if not candidates:
@@ -965,6 +979,18 @@ def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Record
             tokens[poison] = token
             added.append(poison)
         return Mutated([], added, f"replaced {len(images)} cached images by symlinks to same-sized outside files", tokens)
+    if mutation.kind == "drop-configs":
+        # So that a case whose config is refused goes on to build something.
+        configs = [p for p in entries if p.rpartition(b"/")[2] == b"waterfall.json"]
+        for path in configs:
+            full = os.path.join(root, path)
+            if os.path.isdir(full) and not os.path.islink(full):
+                shutil.rmtree(full)
+            else:
+                os.unlink(full)
+            if recorder:
+                recorder.add(f"rm -rf {q(path)}")
+        return Mutated(configs, [], f"deleted {len(configs)} waterfall.json")
     if mutation.kind == "restore-tmp-link":
         nodes = [Node(b"victim", "dir"), Node(b"victim/precious.txt", "file", chunk=b"precious\n"),
                  Node(b"victim/1-1", "file", chunk=b"named like a temporary file\n")]
@@ -1006,7 +1032,7 @@ def smaller_cases(case: Case):
         yield replace(case, features=case.features[:n] + case.features[n + 1:])
     # Drop one node of a feature.
     for n, feature in enumerate(case.features):
-        if len(feature.nodes) > 1:
+        if len(feature.nodes) > 1 and not feature.whole:
             for m in range(len(feature.nodes)):
                 smaller = Feature(feature.name, feature.nodes[:m] + feature.nodes[m + 1:], feature.tokens)
                 yield replace(case, features=case.features[:n] + [smaller] + case.features[n + 1:])

@@ -8,6 +8,7 @@ invariant and what broke, and how to run that case alone. See README.md for the 
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import stat
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import invariants as inv
-from cases import REPO, Build, Case, Mutation, Recorder, apply_mutation, generate, lay_out, show, smaller_cases
+from cases import REPO, Build, Case, Mutation, Recorder, apply_mutation, generate, lay_out, q, smaller_cases
 
 ARTIFACTS = REPO / "Tests" / "Artifacts" / "hostile"
 # A build that waits on a FIFO (nobody in the sandbox ever writes one) or reads an endless device
@@ -37,6 +38,17 @@ class Failure:
     step: str
     detail: str
 
+    @property
+    def kind(self) -> str:
+        """What shrinking keeps: the invariant, and for 1 and 7 the sort of failure (a hang on a FIFO, a
+        SIGSEGV, an exit status), so that a minimal case shows the same bug, not another one."""
+        if self.invariant == 1:
+            return "1: " + re.split(r" after | for |;", self.detail)[0]
+        if self.invariant == 7:
+            match = re.search(r"exited -?\d+|changed the site|exit 0 but", self.detail)
+            return "7: " + (match.group(0) if match else "")
+        return str(self.invariant)
+
 
 @dataclass
 class Outcome:
@@ -46,6 +58,10 @@ class Outcome:
     @property
     def invariants(self) -> set[int]:
         return {f.invariant for f in self.failures}
+
+    @property
+    def kinds(self) -> set[str]:
+        return {f.kind for f in self.failures}
 
 
 # MARK: - Running the binary
@@ -186,13 +202,15 @@ def execute(case: Case, root: bytes, binary: str, timeout: float) -> Outcome:
         if step.follow and any(p == b"/etc/hostname" for p in outside_hashes.values()):
             allowed.add(b"/etc/hostname")
         hung = any(run.hang for run in runs)
+        crashed = any(run.status is not None and run.status < 0 for run in runs)
         checks = [
             (1, inv.check_exit(runs)),
             (2, inv.check_outside(before, after, cache, owned)),
             (3, inv.check_decoys(decoys, after)),
             (4, inv.check_no_symlinks(site)),
-            # A build the harness killed may have stopped between a page and its images.
-            (5, [] if hung else inv.check_links(root, site)),
+            # A build that crashed or was killed may have stopped between a page and its images: that is
+            # invariant 1's failure, not another one.
+            (5, [] if hung or crashed else inv.check_links(root, site)),
             (6, inv.check_leaks(root, site, tokens, outside_hashes, allowed)),
             (7, inv.check_index_and_strict(step.strict, runs, bad, before, after)),
         ]
@@ -204,7 +222,6 @@ def execute(case: Case, root: bytes, binary: str, timeout: float) -> Outcome:
 
 
 def _shell_quote(argument: str) -> str:
-    from cases import q
     return q(argument.encode("utf-8", "surrogateescape"))
 
 
@@ -263,8 +280,9 @@ def write_artifacts(case: Case, outcome: Outcome, folder: Path) -> None:
     (folder / "report.txt").write_text(report(case, outcome, limit=1000) + "\n")
 
 
-def shrink(case: Case, invariant: int, binary: str, timeout: float, budget: float = 120.0) -> tuple[Case, Outcome]:
-    """The smallest case found (greedily, within `budget` seconds) that still breaks `invariant`."""
+def shrink(case: Case, kind: str, binary: str, timeout: float, budget: float = 120.0) -> tuple[Case, Outcome]:
+    """The smallest case found (greedily, within `budget` seconds) that still fails with `kind` (see
+    Failure.kind)."""
     best, best_outcome = case, run_case(case, binary, timeout)
     deadline = time.monotonic() + budget
     improved = True
@@ -274,7 +292,7 @@ def shrink(case: Case, invariant: int, binary: str, timeout: float, budget: floa
             if time.monotonic() > deadline:
                 break
             outcome = run_case(candidate, binary, timeout)
-            if invariant in outcome.invariants:
+            if kind in outcome.kinds:
                 best, best_outcome, improved = candidate, outcome, True
                 break
     return best, best_outcome
@@ -296,11 +314,102 @@ def test_hostile_folder(case_index: int, hostile: dict) -> None:
     if hostile["keep"]:
         message += f"\nKept: {keep_folder} (sandbox/, repro.sh, report.txt)"
     if hostile["shrink"]:
+        # One minimal case per invariant, for the sort of failure it shows first.
         for invariant in sorted(outcome.invariants):
-            small, small_outcome = shrink(case, invariant, hostile["binary"], hostile["timeout"])
+            kind = next(f.kind for f in outcome.failures if f.invariant == invariant)
+            small, small_outcome = shrink(case, kind, hostile["binary"], hostile["timeout"])
             folder = keep_folder / f"minimal-invariant-{invariant}"
-            run_case(small, hostile["binary"], hostile["timeout"], keep=folder)
-            first = next(f for f in small_outcome.failures if f.invariant == invariant)
-            message += (f"\nMinimal case for invariant {invariant}: {folder}/repro.sh\n  {first.step}: {first.detail}\n"
-                        + "\n".join("  " + line for line in small.describe().splitlines()[1:]))
+            if hostile["keep"]:
+                run_case(small, hostile["binary"], hostile["timeout"], keep=folder)
+            first = next(f for f in small_outcome.failures if f.kind == kind)
+            message += (f"\nMinimal case for invariant {invariant}" + (f" ({folder}/repro.sh)" if hostile["keep"] else "")
+                        + f":\n  {first.step}: {first.detail}\n"
+                        + "\n".join("  " + line for line in small.describe().splitlines()))
     pytest.fail(message, pytrace=False)
+
+
+# MARK: - The harness checks itself
+#
+# Against today's binary most cases fail, and against a fixed one they should all pass: neither says that
+# the checks catch what they claim to. These tests break each promise on purpose, by hand.
+
+
+def _tree(root: Path, files: dict[str, bytes]) -> bytes:
+    for name, data in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return os.fsencode(root)
+
+
+def test_harness_srcset_parsing() -> None:
+    """srcset URLs are found as the HTML standard finds them: a comma inside a URL is part of it."""
+    assert inv.parse_srcset("a.jpg 500w, b,c.jpg 1000w") == ["a.jpg", "b,c.jpg"]
+    assert inv.parse_srcset(" x.jpg,  y.jpg 2x ,z.jpg") == ["x.jpg", "y.jpg", "z.jpg"]
+    assert inv.parse_srcset("p.jpg 1x (junk, more), q.jpg") == ["p.jpg", "q.jpg"]
+
+
+def test_harness_catches_broken_links_symlinks_and_leaks(tmp_path: Path) -> None:
+    page = (b'<link href="assets/s.css"><a href="photos/x%20y.html#tile-1"><img src="images/a%2Cb.jpg"'
+            b' srcset="images/a%2Cb.jpg 500w, images/gone.jpg 1000w"></a><a href="https://example.com/">x</a>'
+            b'<a href="../outside.html">up</a><p>zqsecretabcdefghij</p>')
+    root = _tree(tmp_path, {"out/index.html": page, "out/assets/s.css": b"", "out/photos/x y.html": b"",
+                            "out/images/a,b.jpg": b"", "out/copy.txt": b"outside bytes", "outside/f.txt": b"outside bytes"})
+    os.symlink("/etc/hostname", tmp_path / "out" / "link.txt")
+    site = inv.site_paths(inv.snapshot(root))
+    broken = inv.check_links(root, site)
+    assert len(broken) == 2 and "gone.jpg" in broken[0] and "leads out of the site" in broken[1], broken
+    assert len(inv.check_no_symlinks(site)) == 1
+    tokens = {b"outside/secret.txt": "zqsecretabcdefghij"}
+    hashes = {inv.sha256_file(os.path.join(root, b"outside/f.txt")): b"outside/f.txt"}
+    leaks = inv.check_leaks(root, site, tokens, hashes, allowed=set())
+    assert len(leaks) == 2, leaks
+    assert inv.check_leaks(root, site, tokens, hashes, allowed={b"outside"}) == []
+
+
+def test_harness_catches_changed_files(tmp_path: Path) -> None:
+    """Outside out/ every change counts; in the cache folder only changes to the user's own files."""
+    root = _tree(tmp_path, {"input/a.jpg": b"1", "stuff/mine.txt": b"2", "out/README.md": b"3"})
+    before = inv.snapshot(root)
+    owned = {p for p in before if not inv.under(p, b"out")}
+    decoys = {b"out/README.md": before[b"out/README.md"]}
+    (tmp_path / "stuff" / "version").write_bytes(b"cache")  # the cache's own new file: fine
+    (tmp_path / "out" / "index.html").write_bytes(b"site")  # the site: fine
+    assert inv.check_outside(before, inv.snapshot(root), b"stuff", owned) == []
+    (tmp_path / "stuff" / "mine.txt").unlink()
+    (tmp_path / "input" / "a.jpg").write_bytes(b"changed")
+    os.symlink("a.jpg", tmp_path / "input" / "new.jpg")
+    (tmp_path / "out" / "README.md").unlink()
+    after = inv.snapshot(root)
+    assert len(inv.check_outside(before, after, b"stuff", owned)) == 3
+    assert inv.check_decoys(decoys, after) == ["out/README.md: file " + before[b"out/README.md"][1][:12] + " became missing"]
+
+
+def test_harness_finds_bad_entries(tmp_path: Path) -> None:
+    jpeg = (REPO / "Tests/WaterfallKitTests/Fixtures/gallery/clock-motion-blur.jpg").read_bytes()
+    root = _tree(tmp_path, {"input/good.jpg": jpeg, "input/Album/ok.jpg": jpeg, "input/notes.md": b"",
+                            "input/junk.jpg": b"GIF89a", "outside/o.jpg": jpeg, "input/.hidden/x.jpg": b""})
+    os.mkfifo(tmp_path / "input" / "fifo.jpg")
+    os.symlink("../outside/o.jpg", tmp_path / "input" / "out.jpg")
+    os.symlink("good.jpg", tmp_path / "input" / "in.jpg")
+    os.symlink("nowhere", tmp_path / "input" / "gone.jpg")
+    (tmp_path / "input" / "Album").joinpath(os.fsdecode(b"bad\xff.jpg")).write_bytes(jpeg)
+    bad = inv.bad_entries(root, follow=False, cache=None)
+    assert sorted(b.split(":")[0] for b in bad) == sorted(
+        ["input/Album/bad\\xff.jpg", "input/fifo.jpg", "input/gone.jpg", "input/junk.jpg", "input/out.jpg"]), bad
+    assert "input/out.jpg" not in " ".join(inv.bad_entries(root, follow=True, cache=None))
+    assert inv.bad_entries(root, follow=False, cache=b"input") == []
+
+
+def test_harness_reports_signals_and_hangs(tmp_path: Path) -> None:
+    """A signal is named; a FIFO or /dev/zero read is a hang within seconds; anything else after the timeout."""
+    os.mkfifo(tmp_path / "fifo")
+    root = os.fsencode(tmp_path)
+    runs = run_builds("/bin/sh", root, [["-c", "kill -SEGV $$"], ["-c", "exec cat fifo"], ["-c", "exec cat /dev/zero > /dev/null"],
+                                        ["-c", "exit 3"], ["-c", "exit 64"]], timeout=60)
+    problems = inv.check_exit(runs)
+    assert len(problems) == 4, problems
+    assert "SIGSEGV" in problems[0] and "FIFO" in problems[1] and "/dev/zero" in problems[2] and "exit status 3" in problems[3]
+    assert max(run.seconds for run in runs) < 10
+    slow = run_builds("/bin/sh", root, [["-c", "sleep 30"]], timeout=1)
+    assert "still running after 1 s" in inv.check_exit(slow)[0]
