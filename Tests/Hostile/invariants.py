@@ -166,7 +166,7 @@ def bad_entries(root: bytes, follow: bool, cache: bytes | None) -> list[str]:
             photo = is_photo_name(name)
             sidecar = name.lower().endswith(b".txt") and _has_photo(name, siblings)
             if stat.S_ISDIR(info.st_mode):
-                if not under(rel, cache):
+                if not under(rel, cache) and not _holds_waterfall(full):
                     stack.append(rel)
                 continue
             if stat.S_ISFIFO(info.st_mode):
@@ -188,6 +188,23 @@ def bad_entries(root: bytes, follow: bool, cache: bytes | None) -> list[str]:
                 if reason:
                     bad.append(f"{show(rel)}: {reason}")
     return bad
+
+
+def _holds_waterfall(folder: bytes) -> bool:
+    """Whether a folder holds an earlier site or a cache, which the build leaves out with a note (not a
+    skipped file): a `.waterfall` folder, a CACHEDIR.TAG, or a Waterfall 0.1 cache's `version` file."""
+    if os.path.isdir(os.path.join(folder, b".waterfall")) and not os.path.islink(os.path.join(folder, b".waterfall")):
+        return True
+    if os.path.isfile(os.path.join(folder, b"CACHEDIR.TAG")) and not os.path.islink(os.path.join(folder, b"CACHEDIR.TAG")):
+        return True
+    version = os.path.join(folder, b"version")
+    if not os.path.isfile(version):  # never open a FIFO
+        return False
+    try:
+        with open(version, "rb") as handle:
+            return not os.path.islink(version) and handle.read(16) == b"waterfall-cache-"
+    except OSError:
+        return False
 
 
 def _has_photo(sidecar: bytes, siblings: set[bytes]) -> bool:
