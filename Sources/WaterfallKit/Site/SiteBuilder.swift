@@ -22,29 +22,21 @@ public struct SiteBuilder: Sendable {
     public func build() throws(BuildError) -> BuildReport {
         var timer = StageTimer()
         try FolderRules(options: options).check()
-        // An output or cache folder that exists is locked before anything in it is read; one that does not
-        // is made only after the scan, so a build that stops there (--strict) has written nothing at all.
-        var existingWriter = FolderWalker.isDirectory(options.output) ? try openOutput() : nil
-        let existingCache = try openCache(existingWriter, onlyIfItExists: true).map(BuildCache.init)
+        var folders = try BuildFolders(existing: options)
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
         let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
                                    reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs,
                                    followsAllLinks: options.followSymlinks)
-        var scanned = scanner.scan(cache: existingCache, observe: observe)
+        var scanned = scanner.scan(cache: folders.cache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
         }
         var skipped = unusableSettings + scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
-        if existingWriter == nil { existingWriter = try openOutput() }
-        var writer = existingWriter!
-        let opened = try existingCache == nil ? openCache(writer, onlyIfItExists: false) : nil
-        guard let cache = existingCache ?? opened.map(BuildCache.init) else {
-            throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache")
-        }
+        var (writer, cache) = try folders.openAll()
         do {
             try cache.prepare()
         } catch {
@@ -130,31 +122,6 @@ public struct SiteBuilder: Sendable {
     }
 
     // MARK: - Steps
-
-    /// The output folder, locked against a second build.
-    private func openOutput() throws(BuildError) -> SiteWriter {
-        do {
-            return try SiteWriter(output: options.output)
-        } catch {
-            throw BuildError("\(error)")
-        }
-    }
-
-    /// The cache folder, claimed and locked: the one `--cache-dir` names, or the default one inside the
-    /// output's own state folder (never through a link). nil when `onlyIfItExists` and it does not exist.
-    private func openCache(_ writer: SiteWriter?, onlyIfItExists: Bool) throws(BuildError) -> CacheFolder? {
-        do {
-            if let directory = options.cacheDirectory {
-                if onlyIfItExists && !FolderWalker.isDirectory(directory) { return nil }
-                return try CacheFolder.open(root: try FolderHandle.open(directory, create: true))
-            }
-            guard let writer else { return nil }
-            if onlyIfItExists && writer.state.kind("cache") == nil { return nil }
-            return try CacheFolder.open(root: try writer.state.folder("cache", create: true))
-        } catch {
-            throw BuildError("\(error)")
-        }
-    }
 
     /// The settings, and the input's settings file when it could not be used (a skipped file, for --strict).
     private func loadConfiguration() throws(BuildError) -> (SiteConfiguration, skipped: [(path: String, reason: String)]) {

@@ -1,0 +1,47 @@
+/// The output and cache folders of a build, each locked before anything in it is read. Those that exist
+/// are opened before the scan (the cache serves it); those that do not are made only after it, so a build
+/// that stops there (`--strict`) has written nothing at all.
+struct BuildFolders {
+    let options: BuildOptions
+    private(set) var writer: SiteWriter?
+    private(set) var cache: BuildCache?
+
+    /// Opens what exists.
+    init(existing options: BuildOptions) throws(BuildError) {
+        self.options = options
+        writer = FolderWalker.isDirectory(options.output) ? try Self.openOutput(options) : nil
+        cache = try Self.openCache(options, writer, create: false).map(BuildCache.init)
+    }
+
+    /// Opens (making them when missing) both.
+    mutating func openAll() throws(BuildError) -> (SiteWriter, BuildCache) {
+        if writer == nil { writer = try Self.openOutput(options) }
+        guard let writer else { throw BuildError("\(PathText.display(options.output)): cannot open the output folder") }
+        if cache == nil { cache = try Self.openCache(options, writer, create: true).map(BuildCache.init) }
+        guard let cache else { throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache") }
+        return (writer, cache)
+    }
+
+    private static func openOutput(_ options: BuildOptions) throws(BuildError) -> SiteWriter {
+        do {
+            return try SiteWriter(output: options.output)
+        } catch {
+            throw BuildError("\(error)")
+        }
+    }
+
+    /// The cache folder, claimed and locked: the one `--cache-dir` names, or the default one inside the
+    /// output's own state folder (never through a link). nil when it does not exist and `create` is off.
+    private static func openCache(_ options: BuildOptions, _ writer: SiteWriter?, create: Bool) throws(BuildError) -> CacheFolder? {
+        do {
+            if let directory = options.cacheDirectory {
+                if !create && !FolderWalker.isDirectory(directory) { return nil }
+                return try CacheFolder.open(root: try FolderHandle.open(directory, create: true))
+            }
+            guard let writer, create || writer.state.kind("cache") != nil else { return nil }
+            return try CacheFolder.open(root: try writer.state.folder("cache", create: true))
+        } catch {
+            throw BuildError("\(error)")
+        }
+    }
+}
