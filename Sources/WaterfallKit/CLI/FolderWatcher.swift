@@ -29,8 +29,15 @@ struct FolderWatcher {
 
     private static func signature(_ options: BuildOptions) -> [String: FileStatus] {
         let excluded = Set([options.output, options.cacheFolder].compactMap { FileIdentity(path: $0) })
-        var files = FolderWalker(recursive: true, excluding: excluded).files(under: options.input).map(\.path)
-        if let theme = options.templates { files += FolderWalker(recursive: true).files(under: theme).map(\.path) }
+        // The same walk as the build's (links out of the input are not followed: a link to / would
+        // otherwise be walked every second).
+        let input = LinkPolicy(root: options.input, label: "the input", followsAll: options.followSymlinks)
+        var files = FolderWalker(recursive: true, excluding: excluded, links: input, skipsWaterfallFolders: true)
+            .files(under: options.input).map(\.path)
+        if let theme = options.templates {
+            let links = LinkPolicy(root: theme, label: "the theme", followsAll: options.followSymlinks)
+            files += FolderWalker(recursive: true, links: links).files(under: theme).map(\.path)
+        }
         if let config = options.configFile { files.append(config) }
         var signature: [String: FileStatus] = [:]
         for file in files { signature[file] = FileStatus(path: file) }
