@@ -962,6 +962,10 @@ def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Record
         return Mutated([path], [path], f"replaced the bytes of {show(path)}")
     if mutation.kind == "poison-cache":
         cache = (case.cache or "out/.waterfall/cache").encode("utf-8", "surrogateescape")
+        if not os.path.isfile(os.path.join(root, cache, b"CACHEDIR.TAG")):
+            # The build refused this folder as a cache (it is the output, the input, someone's folder):
+            # what is in it is not a cache to poison.
+            return Mutated([], [], "no cache to poison")
         images = [p for p in _walk(root, cache + b"/images") if os.path.isfile(os.path.join(root, p))
                   and not os.path.islink(os.path.join(root, p))]
         if not images:
