@@ -131,3 +131,52 @@ struct TrustReviewTests {
         #expect(try Trust.read(root.path + "/free") == "new")
     }
 }
+
+/// Outputs and caches made by Waterfall 0.1, and originals edited in place.
+struct TrustUpgradeTests {
+    /// 0.1's line-based manifest proves nothing: its files are in the way, and the message says why.
+    @Test func anOutputOfWaterfall01IsNotTrustedButExplained() throws {
+        let input = try Trust.input(["coffee-cup.jpg"]), output = try TemporaryFolder()
+        try Trust.write(output.path + "/index.html", "<p>made by 0.1</p>")
+        try Trust.write(output.path + "/.waterfall/manifest", "index.html\nREADME.md\n")
+        try Trust.write(output.path + "/README.md", "mine\n")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "waterfall: \(output.path)/index.html: was written by Waterfall 0.1, whose records cannot prove it; "
+            + "delete \(output.path) and build again\n")
+        #expect(try Trust.read(output.path + "/index.html") == "<p>made by 0.1</p>")
+        #expect(try Trust.read(output.path + "/README.md") == "mine\n")
+    }
+
+    /// A cache of Waterfall 0.1 (its `version` file says so) is claimed, not refused; its old entries are
+    /// ignored, and only names the cache gives its files are cleaned up.
+    @Test func aCacheOfWaterfall01IsClaimed() throws {
+        let input = try Trust.input(["coffee-cup.jpg"]), work = try TemporaryFolder(), output = try TemporaryFolder()
+        let cache = work.path + "/cache"
+        try Trust.write(cache + "/version", "waterfall-cache-3\n")
+        try Trust.write(cache + "/images/0123456789abcdef.jpg", "an old image\n")
+        try Trust.write(cache + "/images/notes.txt", "not the cache's\n")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--cache-dir", cache, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Trust.read(cache + "/CACHEDIR.TAG").hasPrefix("Signature: 8a477f597d28d172789f06886806bc55"))
+        #expect(try Trust.read(cache + "/version") == "waterfall-cache-4\n")
+        #expect(!FileManager.default.fileExists(atPath: cache + "/images/0123456789abcdef.jpg"))
+        #expect(try Trust.read(cache + "/images/notes.txt") == "not the cache's\n")
+    }
+
+    /// `--originals link` hard-links the photo; edited in place afterwards (the same file, new bytes), it
+    /// is still Waterfall's to publish again, not a stranger in the way.
+    @Test func anOriginalEditedInPlaceIsPublishedAgain() throws {
+        let input = try Trust.input(["coffee-cup.jpg", "hubble-tall.jpg"]), output = try TemporaryFolder()
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--originals", "link", "--quiet"]).status == 0)
+        let photo = input.path + "/coffee-cup.jpg"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: photo))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("trailing bytes after the JPEG".utf8))
+        try handle.close()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--originals", "link", "--quiet"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(try Fixtures.bytes(output.path + "/originals/coffee-cup.jpg") == Fixtures.bytes(photo))
+        #expect(Trust.links(in: output.path).isEmpty)
+    }
+}
