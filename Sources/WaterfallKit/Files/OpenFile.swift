@@ -89,11 +89,13 @@ final class OpenFile: Sendable {
     }
 
     /// The 128-bit content hash (as `BuildCache.contentHash`), read from the start.
-    func contentHash() throws(FileSystemError) -> String {
+    func contentHash() throws(FileSystemError) -> String { try contentDigest().hex }
+
+    func contentDigest() throws(FileSystemError) -> ContentDigest {
         var hash: (UInt64, UInt64) = (0, 0)
         let status = withUnsafeMutableBytes(of: &hash) { wf_hash_fd(descriptor, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
         guard status == 0 else { throw FileSystemError.system(path, "cannot read") }
-        return ContentHash.hex(hash)
+        return ContentDigest(hash)
     }
 
     static func retrying(_ call: () -> Int32) -> Int32 {
@@ -136,16 +138,40 @@ enum ByteCount {
     }
 }
 
-/// The content hash as Waterfall writes it: 32 hex digits.
-enum ContentHash {
-    static func of(_ bytes: [UInt8]) -> String {
+/// A content hash held as two words (a record of the output keeps hundreds of thousands of them); its
+/// text is the 32 hex digits `ContentHash` writes.
+struct ContentDigest: Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+
+    init(_ words: (UInt64, UInt64)) {
+        high = words.0
+        low = words.1
+    }
+
+    /// From 32 hex digits; nil for anything else.
+    init?(hex: String) {
+        let utf8 = hex.utf8
+        guard utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else {
+            return nil
+        }
+        self.high = high
+        self.low = low
+    }
+
+    var hex: String { ContentHash.hex((high, low)) }
+
+    static func of(_ bytes: [UInt8]) -> ContentDigest {
         var hash: (UInt64, UInt64) = (0, 0)
         bytes.withUnsafeBufferPointer { buffer in
             withUnsafeMutableBytes(of: &hash) { wf_hash_bytes(buffer.baseAddress, buffer.count, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
         }
-        return hex(hash)
+        return ContentDigest(hash)
     }
+}
 
+/// The content hash as Waterfall writes it: 32 hex digits.
+enum ContentHash {
     static func hex(_ hash: (UInt64, UInt64)) -> String { hex(hash.0) + hex(hash.1) }
 
     static func hex(_ value: UInt64) -> String {

@@ -7,7 +7,7 @@
 enum OutputRecordLine {
     static func render(_ record: OwnedFile) -> String {
         JSONValue.object([
-            ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash)),
+            ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash?.hex ?? "")),
             ("device", .string(String(record.identity.device))), ("inode", .string(String(record.identity.inode))),
             ("modified", .int(record.modified)),
         ]).rendered() + "\n"
@@ -31,7 +31,8 @@ enum OutputRecordLine {
 
         mutating func record() -> OwnedFile? {
             guard literal(#"{"path": ""#), let path = plainString(), literal(#", "size": "#), let size = number(),
-                  literal(#", "hash": ""#), let hash = plainString(), literal(#", "device": ""#), let device = unsigned(),
+                  literal(#", "hash": ""#), let hash = plainString().map(ContentDigest.init(hex:)),
+                  literal(#", "device": ""#), let device = unsigned(),
                   literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number(),
                   literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
             return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
@@ -79,11 +80,11 @@ enum OutputRecordLine {
               case .object(let members) = json else { return nil }
         let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         guard case .string(let path)? = fields["path"], SiteWriter.isSafeRelativePath(path),
-              case .int(let size)? = fields["size"], case .string(let hash)? = fields["hash"],
+              case .int(let size)? = fields["size"], case .string(let text)? = fields["hash"],
               case .string(let device)? = fields["device"], let deviceNumber = UInt64(device),
               case .string(let inode)? = fields["inode"], let inodeNumber = UInt64(inode),
               case .int(let modified)? = fields["modified"] else { return nil }
-        return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
+        return OwnedFile(path: path, size: size, hash: ContentDigest(hex: text), identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
                          modified: modified)
     }
 }

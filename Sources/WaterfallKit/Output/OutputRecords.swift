@@ -10,14 +10,17 @@ struct OwnedFile: Sendable, Equatable {
     /// Relative to the output folder, `/`-separated.
     var path: String
     var size: Int
-    var hash: String
+    /// nil when not known (an original linked again whatever it holds now).
+    var hash: ContentDigest?
     var identity: FileIdentity
     var modified: Int
 
-    var proven: ProvenFile { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: hash) }
+    var proven: ProvenFile? {
+        hash.map { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: $0) }
+    }
 
     /// The record of a file as it is now (`info` from lstat or fstat), holding content with `hash`.
-    init(path: String, info: stat, hash: String) {
+    init(path: String, info: stat, hash: ContentDigest?) {
         self.path = path
         size = Int(info.st_size)
         self.hash = hash
@@ -25,7 +28,7 @@ struct OwnedFile: Sendable, Equatable {
         modified = FileStatus(info).modified
     }
 
-    init(path: String, size: Int, hash: String, identity: FileIdentity, modified: Int) {
+    init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int) {
         self.path = path
         self.size = size
         self.hash = hash
@@ -83,16 +86,17 @@ struct OutputRecords: Sendable {
     var latest: [OwnedFile] { Array(files.values) }
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
-    var proven: Set<ProvenFile> { Set(files.values.map(\.proven) + earlier.values.flatMap { $0.map(\.proven) }) }
+    var proven: Set<ProvenFile> { Set(files.values.compactMap(\.proven) + earlier.values.flatMap { $0.compactMap(\.proven) }) }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
     /// hash as it is now; nil when none does. `open` opens the file for hashing, only when needed.
     func owner(of path: String, info: stat, open: () -> OpenFile?) -> OwnedFile? {
         guard EntryKind(info.st_mode) == .file, let latest = files[ExactPath(path)] else { return nil }
+        if latest.isUnchanged(info) { return latest }  // the common case, without a copy of anything
         let candidates = [latest] + (earlier[ExactPath(path)] ?? [])
         if let same = candidates.first(where: { $0.isUnchanged(info) }) { return same }
         let sized = candidates.filter { $0.size == Int(info.st_size) }
-        guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? file.contentHash(),
+        guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? file.contentDigest(),
               sized.contains(where: { $0.hash == hash }) else { return nil }
         return OwnedFile(path: path, info: info, hash: hash)
     }

@@ -30,12 +30,12 @@ struct SiteWriter {
     let records: OutputRecords
     /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
     private let legacyPaths: Set<String>
-    /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's.
-    private var planned: [ExactPath: OwnedFile?] = [:]
+    /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's, and
+    /// what became of each.
+    private var planned: [ExactPath: Planned] = [:]
     private var staged: [(temporary: String, record: OwnedFile)] = []
     /// Files the last build wrote where this one needs a folder: removed first at commit.
     private var displaced: [String] = []
-    private var kept: [OwnedFile] = []
     private var temporaryCount = 0
 
     static let stateFolder = ".waterfall"
@@ -68,9 +68,8 @@ struct SiteWriter {
     mutating func plan(_ paths: [String], publishing: [String: FileIdentity] = [:]) throws(FileSystemError) {
         try Self.checkNames(paths)
         var problems: [FileSystemError] = []
-        let byFolder = Dictionary(grouping: paths, by: { FolderPath.parent(of: "/" + $0) })
-        for folder in byFolder.keys.sorted() {
-            let relative = String(folder.dropFirst())
+        let byFolder = Dictionary(grouping: paths, by: { SitePath.folder(of: $0) })
+        for relative in byFolder.keys.sorted() {
             let handle: FolderHandle?
             do {
                 handle = try existingFolder(relative)
@@ -78,10 +77,10 @@ struct SiteWriter {
                 problems.append(error)
                 continue
             }
-            for path in byFolder[folder]!.sorted() {
+            for path in byFolder[relative]!.sorted() {
                 do {
                     let owner = try handle.flatMap { folder throws(FileSystemError) in try check(path, in: folder, publishing: publishing[path]) }
-                    planned.updateValue(owner, forKey: ExactPath(path))
+                    planned[ExactPath(path)] = Planned(existing: owner)
                 } catch {
                     problems.append(error)
                 }
@@ -104,7 +103,7 @@ struct SiteWriter {
         case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
         case .file:
             if let source, FileIdentity(info) == source, records.files[ExactPath(path)] != nil {
-                return OwnedFile(path: path, info: info, hash: "")  // itself: linked again, whatever it holds now
+                return OwnedFile(path: path, info: info, hash: nil)  // itself: linked again, whatever it holds now
             }
             guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
                 if legacyPaths.contains(path) {
@@ -172,9 +171,9 @@ struct SiteWriter {
 
     /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`).
     mutating func write(_ bytes: [UInt8], to path: String) throws(FileSystemError) {
-        let hash = ContentHash.of(bytes)
+        let hash = ContentDigest.of(bytes)
         if let existing = try existing(path), existing.hash == hash {
-            kept.append(existing)
+            planned[ExactPath(path)]?.state = .kept
             return
         }
         let temporary = nextTemporary()
@@ -188,9 +187,10 @@ struct SiteWriter {
 
     /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
     /// `copy`, else a copy. The site never holds a symbolic link.
-    mutating func publish(_ file: OpenFile, hash: String, as path: String, copy: Bool = false) throws(FileSystemError) {
-        if let existing = try existing(path), existing.hash == hash, copy ? existing.identity != file.identity : true {
-            kept.append(existing)
+    mutating func publish(_ file: OpenFile, hash text: String, as path: String, copy: Bool = false) throws(FileSystemError) {
+        let hash = ContentDigest(hex: text)
+        if let hash, let existing = try existing(path), existing.hash == hash, copy ? existing.identity != file.identity : true {
+            planned[ExactPath(path)]?.state = .kept
             return
         }
         let temporary = nextTemporary()
@@ -202,7 +202,7 @@ struct SiteWriter {
         guard let entry = planned[ExactPath(path)] else {
             throw FileSystemError(FolderPath.join(output, path), "was not planned (a bug in Waterfall: nothing was changed)")
         }
-        return entry
+        return entry.existing
     }
 
     /// A path in the staging folder for C code to create a file at (exclusively); `adopt` stages it.
@@ -213,10 +213,10 @@ struct SiteWriter {
 
     /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
     mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
-        let hash = try tmp.openFile(name).contentHash()
+        let hash = try tmp.openFile(name).contentDigest()
         if let existing = try existing(path), existing.hash == hash {
             tmp.remove(name)
-            kept.append(existing)
+            planned[ExactPath(path)]?.state = .kept
             return
         }
         try stage(name, as: path, hash: hash)
@@ -225,9 +225,10 @@ struct SiteWriter {
     /// Removes a scratch file that will not be staged.
     func discard(scratch name: String) { tmp.remove(name) }
 
-    private mutating func stage(_ temporary: String, as path: String, hash: String) throws(FileSystemError) {
+    private mutating func stage(_ temporary: String, as path: String, hash: ContentDigest?) throws(FileSystemError) {
         guard let info = tmp.status(temporary) else { throw FileSystemError.system(tmp.display(temporary), "cannot write") }
         staged.append((temporary, OwnedFile(path: path, info: info, hash: hash)))
+        planned[ExactPath(path)]?.state = .staged
     }
 
     private mutating func nextTemporary() -> String {
@@ -247,8 +248,7 @@ struct SiteWriter {
     /// records the manifest. Returns the removed paths, and those left alone because they changed since
     /// Waterfall wrote them.
     mutating func commit(removingStale: Bool = true) throws(FileSystemError) -> (removed: [String], leftAlone: [String]) {
-        let written = Set(kept.map { ExactPath($0.path) } + staged.map { ExactPath($0.record.path) })
-        if let missing = planned.keys.first(where: { !written.contains($0) }) {
+        if let missing = planned.first(where: { $0.value.state == .pending })?.key {
             abandon()
             throw FileSystemError(FolderPath.join(output, missing.text),
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
@@ -260,10 +260,10 @@ struct SiteWriter {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
             let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
-            if let before = planned[ExactPath(record.path)] ?? nil {
+            if let before = planned[ExactPath(record.path)]?.existing {
                 // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
                 guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
-                      before.hash.isEmpty || Int(now.st_size) == before.size else {
+                      before.hash == nil || Int(now.st_size) == before.size else {
                     throw FileSystemError(FolderPath.join(output, record.path), "changed during the build; not replaced")
                 }
                 try tmp.rename(temporary, to: folder, as: name)
@@ -274,10 +274,11 @@ struct SiteWriter {
         var outcome: (removed: [String], leftAlone: [String]) = ([], [])
         var carried: [OwnedFile] = []
         if removingStale {
-            outcome = removeStale(keeping: written, folders: &folders)
+            outcome = removeStale(folders: &folders)
         } else {
-            carried = records.latest.filter { !written.contains(ExactPath($0.path)) }
+            carried = records.latest.filter { planned[ExactPath($0.path)] == nil }
         }
+        let kept = planned.values.compactMap { $0.state == .kept ? $0.existing : nil }
         let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
         try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
         try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
@@ -302,9 +303,9 @@ struct SiteWriter {
 
     /// Removes recorded files this build did not write, when they are still provably Waterfall's, and
     /// the folders that leaves empty.
-    private func removeStale(keeping written: Set<ExactPath>, folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
+    private func removeStale(folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
         var removed: [String] = [], leftAlone: [String] = []
-        let stale = records.paths.filter { !written.contains(ExactPath($0)) }
+        let stale = records.paths.filter { planned[ExactPath($0)] == nil }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for path in stale {
             let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
@@ -352,6 +353,15 @@ struct SiteWriter {
         }
         return segment > 0 && !(segment <= 2 && dots == segment)
     }
+}
+
+/// A planned file: the record of the file already at its path when that is Waterfall's, and whether this
+/// build has kept it (same content) or staged a new one.
+private struct Planned {
+    enum State { case pending, kept, staged }
+
+    var existing: OwnedFile?
+    var state = State.pending
 }
 
 /// The folder files are being put into, kept open while consecutive files share it (paths are taken in

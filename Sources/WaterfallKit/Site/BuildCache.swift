@@ -105,7 +105,7 @@ struct BuildCache: Sendable {
     /// was proven before and has not changed since (`trusted`). nil means: make it again.
     func open(_ derived: Derived, trusting trusted: Set<ProvenFile>) -> OpenFile? {
         guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return nil }
-        if trusted.contains(ProvenFile(file, hash: derived.hash)) { return file }
+        if let digest = ContentDigest(hex: derived.hash), trusted.contains(ProvenFile(file, hash: digest)) { return file }
         return (try? file.contentHash()) == derived.hash ? file : nil
     }
 
@@ -188,15 +188,15 @@ struct BuildCache: Sendable {
 struct ProvenFile: Hashable, Sendable {
     var identity: FileIdentity
     var status: FileStatus
-    var hash: String
+    var hash: ContentDigest
 
-    init(identity: FileIdentity, status: FileStatus, hash: String) {
+    init(identity: FileIdentity, status: FileStatus, hash: ContentDigest) {
         self.identity = identity
         self.status = status
         self.hash = hash
     }
 
-    init(_ file: OpenFile, hash: String) {
+    init(_ file: OpenFile, hash: ContentDigest) {
         self.init(identity: file.identity, status: file.status, hash: hash)
     }
 }

@@ -15,11 +15,12 @@ struct NameAllocator {
     /// A free name `stem + ext` (or `stem~TAG + ext`): `ext` is kept whole (`.jpg.html`), the stem is what
     /// gives way. `identity` decides the tag.
     mutating func claim(stem: String, ext: String, identity: String) -> String {
+        let plain = stem + ext
+        if plain.utf8.count <= SiteWriter.maximumNameBytes, take(plain) { return plain }
+        // Only what gives way pays for a tag.
         let tag = "~" + String(BuildCache.digest(identity).prefix(8))
-        var candidates: [String] = []
-        if (stem + ext).utf8.count <= SiteWriter.maximumNameBytes { candidates.append(stem + ext) }
-        candidates.append(Self.shortened(stem, toFit: tag + ext) + tag + ext)
-        for candidate in candidates where take(candidate) { return candidate }
+        let tagged = Self.shortened(stem, toFit: tag + ext) + tag + ext
+        if take(tagged) { return tagged }
         var number = 2
         while true {
             let counted = tag + "-\(number)"
@@ -51,6 +52,8 @@ struct NameAllocator {
     static func fold(_ name: String) -> String {
         // ASCII, the common case, folds byte by byte; anything else through Unicode's case mappings.
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Nothing to fold: the same string (no copy: a site has hundreds of thousands of paths).
+            guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
             return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
         return name.uppercased().lowercased()

@@ -237,15 +237,18 @@ public struct SiteBuilder: Sendable {
     private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
                        cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
                        into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String]) {
-        let photos = root.all.flatMap(\.photos)
-        let images = photos.flatMap(\.images)
-        let originalPaths = originals == .none ? [] : photos.map(\.original)
-        let files = pages.paths(root) + assets.map(\.path) + images.map(\.path) + originalPaths
-        observe(.writing(files: files.count))
+        // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
+        let albums = root.all
+        var files = pages.paths(root) + assets.map(\.path)
         var publishing: [String: FileIdentity] = [:]
-        if originals == .link {
-            for photo in photos { publishing[photo.original] = FileIdentity(path: photo.photo.source) }
+        for album in albums {
+            for photo in album.photos {
+                files += photo.images.lazy.map(\.path)
+                if originals != .none { files.append(photo.original) }
+                if originals == .link { publishing[photo.original] = FileIdentity(path: photo.photo.source) }
+            }
         }
+        observe(.writing(files: files.count))
         do {
             try writer.plan(files, publishing: publishing)
         } catch {
@@ -260,13 +263,15 @@ public struct SiteBuilder: Sendable {
                 }
             }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
-            for image in images {
-                try writer.publish(try cache.folder.images.openFile(image.stored), hash: image.hash, as: image.path)
-            }
-            if originals != .none {
-                for photo in photos {
-                    try writer.publish(try OpenFile.open(photo.photo.source), hash: photo.photo.content, as: photo.original,
-                                       copy: originals == .copy)
+            for album in albums {
+                for photo in album.photos {
+                    for image in photo.images {
+                        try writer.publish(try cache.folder.images.openFile(image.stored), hash: image.hash, as: image.path)
+                    }
+                    if originals != .none {
+                        try writer.publish(try OpenFile.open(photo.photo.source), hash: photo.photo.content, as: photo.original,
+                                           copy: originals == .copy)
+                    }
                 }
             }
             let outcome = try writer.commit()
