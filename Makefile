@@ -9,8 +9,9 @@ BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 
-C_SOURCES    := $(wildcard Sources/CImageIO/*.c)
-C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include -ISources/CImageIO -fuse-ld=lld
+C_FOLDERS    := $(sort $(dir $(wildcard Sources/CImageIO/*/*.c)))
+C_SOURCES    := $(wildcard Sources/CImageIO/*/*.c)
+C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld
 C_LIBS       := -ljpeg -lpng16 -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures

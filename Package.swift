@@ -9,10 +9,14 @@ let package = Package(
         .library(name: "WaterfallKit", targets: ["WaterfallKit"]),
     ],
     targets: [
-        // The only C code: libjpeg-turbo and libpng behind setjmp error managers.
+        // The only C code: a folder per format (header, metadata, decode, encode) behind setjmp error
+        // managers, and the shared plumbing (file source, errors, resampling, the derive pipeline) in common/.
         .target(
             name: "CImageIO",
-            cSettings: [.define("_FILE_OFFSET_BITS", to: "64")],
+            cSettings: [
+                .define("_FILE_OFFSET_BITS", to: "64"),
+                .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
+            ],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),
