@@ -16,8 +16,12 @@ let package = Package(
             cSettings: [
                 .define("_FILE_OFFSET_BITS", to: "64"),
                 .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
+                .headerSearchPath("heif"), .headerSearchPath("webp"), .headerSearchPath("gif"),
             ],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"), .linkedLibrary("webp"),
+                .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"), .linkedLibrary("gif"),
+            ]
         ),
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),
         .executableTarget(name: "waterfall", dependencies: ["WaterfallKit"]),

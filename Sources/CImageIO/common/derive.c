@@ -94,6 +94,18 @@ static uint32_t dct_scale(uint32_t width, uint32_t height, uint32_t target_width
     return 1;
 }
 
+int wf_is_decodable(wf_format format) {
+    switch (format) {
+    case WF_FORMAT_JPEG:
+    case WF_FORMAT_PNG:
+    case WF_FORMAT_HEIC:
+    case WF_FORMAT_AVIF:
+    case WF_FORMAT_WEBP:
+    case WF_FORMAT_GIF: return 1;
+    default: return 0;
+    }
+}
+
 /* ---- the sink: decoder rows into the resampler ---- */
 
 typedef struct {
@@ -139,8 +151,15 @@ static void decode_file(const char *path, wf_format format, const wf_decode_opti
         return;
     }
     wf_stream_init_fd(stream, fd);
-    if (format == WF_FORMAT_JPEG) wf_decode_jpeg(stream, options, sink, outcome);
-    else wf_decode_png(stream, options, sink, outcome);
+    switch (format) {
+    case WF_FORMAT_JPEG: wf_decode_jpeg(stream, options, sink, outcome); break;
+    case WF_FORMAT_PNG: wf_decode_png(stream, options, sink, outcome); break;
+    case WF_FORMAT_HEIC:
+    case WF_FORMAT_AVIF: wf_decode_heif(stream, options, sink, outcome); break;
+    case WF_FORMAT_WEBP: wf_decode_webp(stream, options, sink, outcome); break;
+    case WF_FORMAT_GIF: wf_decode_gif(stream, options, sink, outcome); break;
+    default: wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "unsupported format"); break;
+    }
     if (outcome->status == WF_DERIVE_OK && stream->read_errno != 0) {
         char text[128];
         wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", wf_describe_errno(stream->read_errno, text, sizeof text));
@@ -164,7 +183,7 @@ static void drop_alpha(uint8_t *pixels, size_t count, int channels) {
 static void refuse_header(wf_derive_result *out) {
     const wf_header *h = &out->source;
     if (h->message[0]) fail(out, WF_DERIVE_ERR_READ, "%s", h->message);
-    else if (h->status == WF_ERR_UNSUPPORTED) fail(out, WF_DERIVE_ERR_READ, "unsupported format (not a JPEG or PNG file)");
+    else if (h->status == WF_ERR_UNSUPPORTED) fail(out, WF_DERIVE_ERR_READ, "unsupported format");
     else fail(out, WF_DERIVE_ERR_READ, "cannot read the header");
 }
 
@@ -195,8 +214,8 @@ static int check_source(const char *source, const wf_derive_request *r, wf_deriv
         refuse_header(out);
         return -1;
     }
-    if (header->format != WF_FORMAT_JPEG && header->format != WF_FORMAT_PNG) {
-        fail(out, WF_DERIVE_ERR_READ, "unsupported format (not a JPEG or PNG file)");
+    if (!wf_is_decodable(header->format)) {
+        fail(out, WF_DERIVE_ERR_READ, "unsupported format");
         return -1;
     }
     uint32_t width = header->width, height = header->height;
@@ -273,6 +292,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
     out->width = out_width;
     out->height = out_height;
     out->output_format = png ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
+    out->frames = 1;
     out->channels = channels;
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
     if (decoded->icc && !icc_kept) out->warnings++;
@@ -307,13 +327,25 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     const wf_header header = results[0].source;
     for (size_t i = 1; i < count; i++) results[i].source = header;
 
+    /* Animations asked to stay animations are made apart, from every frame; the rest share one decode. */
+    size_t stills = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].animate && header.animated) wf_write_animated_webp(source, &header, &r[i], outputs[i], &results[i]);
+        else stills++;
+    }
+    if (stills == 0) {
+        free(r);
+        return;
+    }
+
     /* 2. Every target in the stored orientation; the largest decides the DCT scale and is resampled
      *    straight from the decoder, the others from it (one decode for the whole set). */
     uint32_t *widths = calloc(count, sizeof *widths), *heights = calloc(count, sizeof *heights);
-    size_t primary = 0;
+    size_t primary = count;
     for (size_t i = 0; i < count && widths && heights; i++) {
+        if (r[i].animate && header.animated) continue;
         target_size(&header, &r[i], &widths[i], &heights[i]);
-        if ((uint64_t)widths[i] * heights[i] > (uint64_t)widths[primary] * heights[primary]) primary = i;
+        if (primary == count || (uint64_t)widths[i] * heights[i] > (uint64_t)widths[primary] * heights[primary]) primary = i;
     }
     uint32_t denominator = 1;
     resampling_sink sink = {0};
@@ -322,7 +354,9 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     if (!widths || !heights) {
         wf_outcome_fail(&outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
     } else {
-        denominator = header.format == WF_FORMAT_JPEG ? dct_scale(header.width, header.height, widths[primary], heights[primary]) : 1;
+        /* JPEG scales in its DCT, WebP in its decoder: the same rule for both. */
+        denominator = header.format == WF_FORMAT_JPEG || header.format == WF_FORMAT_WEBP
+                          ? dct_scale(header.width, header.height, widths[primary], heights[primary]) : 1;
         sink.expected_width = (header.width + denominator - 1) / denominator;
         sink.expected_height = (header.height + denominator - 1) / denominator;
         sink.out_width = widths[primary];
@@ -336,9 +370,13 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
             if (!image) wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
         }
     }
-    for (size_t i = 0; i < count; i++) results[i].warnings = outcome.warnings;
+    for (size_t i = 0; i < count; i++) {
+        if (!(r[i].animate && header.animated)) results[i].warnings = outcome.warnings;
+    }
     if (outcome.status != WF_DERIVE_OK) {
-        for (size_t i = 0; i < count; i++) fail(&results[i], outcome.status, "%s", outcome.message);
+        for (size_t i = 0; i < count; i++) {
+            if (!(r[i].animate && header.animated)) fail(&results[i], outcome.status, "%s", outcome.message);
+        }
         goto done;
     }
 
@@ -352,6 +390,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         has_alpha = 0;
     }
     for (size_t i = 0; i < count; i++) {
+        if (r[i].animate && header.animated) continue;
         results[i].scale_denom = (int32_t)denominator;
         if (i == primary) {
             emit(image, widths[i], heights[i], channels, has_alpha, &r[i], outputs[i], &outcome, &results[i]);
@@ -388,7 +427,7 @@ void wf_decode_image(const char *path, wf_image *out) {
     memset(out, 0, sizeof *out);
     wf_header header;
     wf_read_header_path(path, &header);
-    if (header.status != WF_OK || (header.format != WF_FORMAT_JPEG && header.format != WF_FORMAT_PNG)) {
+    if (header.status != WF_OK || !wf_is_decodable(header.format)) {
         out->status = WF_DERIVE_ERR_READ;
         snprintf(out->message, sizeof out->message, "%s", header.message[0] ? header.message : "unsupported format");
         return;

@@ -38,6 +38,22 @@ typedef struct {
 
 void wf_decode_jpeg(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+/* HEIC and AVIF: the primary image, transformations (clap, irot, imir) applied, 8-bit sRGB-encoded RGB(A)
+ * (10-bit and HDR sources converted), its ICC profile (or one made from its nclx colour description). */
+void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+/* WebP: the still image, or an animation's first frame composed onto its canvas; RGB or RGBA. Honours
+ * `scale_denom` (decoded straight to ceil(width / d) × ceil(height / d)). */
+void wf_decode_webp(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+/* GIF: the first frame composed onto the logical screen; RGBA. */
+void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+
+/* An animated GIF or WebP as an animated WebP fitting the request's box (every frame resampled), with no
+ * metadata. `out` is filled as wf_derive_set fills it (output_format WF_FORMAT_WEBP). */
+void wf_write_animated_webp(const char *source, const wf_header *header, const wf_derive_request *request,
+                            const char *output, wf_derive_result *out);
+
+/* Whether wf_derive decodes the format. */
+int wf_is_decodable(wf_format format);
 
 void wf_outcome_fail(wf_decode_outcome *out, wf_derive_status status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));

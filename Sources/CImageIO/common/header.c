@@ -40,6 +40,10 @@ static void read_stream(wf_stream *stream, wf_header *out) {
     switch (out->format) {
     case WF_FORMAT_JPEG: wf_read_jpeg_header(stream, out); break;
     case WF_FORMAT_PNG: wf_read_png_header(stream, out); break;
+    case WF_FORMAT_HEIC:
+    case WF_FORMAT_AVIF: wf_read_heif_header(stream, out); break;
+    case WF_FORMAT_WEBP: wf_read_webp_header(stream, out); break;
+    case WF_FORMAT_GIF: wf_read_gif_header(stream, out); break;
     default: out->status = WF_ERR_UNSUPPORTED; break; /* the caller names the format */
     }
     if (out->status == WF_OK && stream->read_errno != 0) fail_errno(out, "cannot read", stream->read_errno);
@@ -49,6 +53,7 @@ static void read_stream(wf_stream *stream, wf_header *out) {
 static void reset(wf_header *out) {
     memset(out, 0, sizeof *out);
     out->orientation = 1;
+    out->frames = 1;
 }
 
 void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out) {

@@ -60,7 +60,11 @@ static void read_stream(wf_stream *stream, wf_metadata *out) {
     switch (out->format) {
     case WF_FORMAT_JPEG: wf_read_jpeg_metadata(stream, out); break;
     case WF_FORMAT_PNG: wf_read_png_metadata(stream, out); break;
-    default: wf_metadata_fail(out, WF_ERR_UNSUPPORTED, "not a JPEG or PNG file"); break;
+    case WF_FORMAT_HEIC:
+    case WF_FORMAT_AVIF: wf_read_heif_metadata(stream, out); break;
+    case WF_FORMAT_WEBP: wf_read_webp_metadata(stream, out); break;
+    case WF_FORMAT_GIF: break; /* no EXIF in GIF: nothing to read */
+    default: wf_metadata_fail(out, WF_ERR_UNSUPPORTED, "not a format Waterfall reads"); break;
     }
     if (out->status == WF_OK && stream->read_errno != 0) fail_errno(out, "cannot read", stream->read_errno);
 }

@@ -8,6 +8,9 @@
 wf_format wf_sniff(const uint8_t *bytes, size_t length);
 void wf_read_jpeg_header(wf_stream *stream, wf_header *out);
 void wf_read_png_header(wf_stream *stream, wf_header *out);
+void wf_read_heif_header(wf_stream *stream, wf_header *out); /* HEIC and AVIF */
+void wf_read_webp_header(wf_stream *stream, wf_header *out);
+void wf_read_gif_header(wf_stream *stream, wf_header *out);
 
 /* Sets status and a printf-style message. */
 void wf_fail(wf_header *out, wf_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));

@@ -1,7 +1,9 @@
 #include "stream.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void wf_stream_init_fd(wf_stream *s, int fd) {
@@ -104,4 +106,49 @@ void wf_stream_skip(wf_stream *s, uint64_t length) {
         s->available -= n;
         length -= n;
     }
+}
+
+int64_t wf_stream_size(wf_stream *s) {
+    if (s->fd < 0) return (int64_t)s->memory_length;
+    struct stat info;
+    if (!s->positional || fstat(s->fd, &info) != 0 || !S_ISREG(info.st_mode)) return -1;
+    return (int64_t)info.st_size;
+}
+
+size_t wf_stream_read_at(wf_stream *s, uint64_t offset, uint8_t *destination, size_t length) {
+    if (s->fd < 0) {
+        if (offset >= s->memory_length) return 0;
+        size_t n = s->memory_length - (size_t)offset < length ? s->memory_length - (size_t)offset : length;
+        memcpy(destination, s->memory + offset, n);
+        s->bytes_read += n;
+        return n;
+    }
+    size_t done = 0;
+    while (done < length) {
+        ssize_t n = pread(s->fd, destination + done, length - done, (off_t)(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            s->read_errno = errno;
+            break;
+        }
+        if (n == 0) break;
+        done += (size_t)n;
+    }
+    s->bytes_read += done;
+    return done;
+}
+
+uint8_t *wf_stream_slurp(wf_stream *s, size_t limit, size_t *length) {
+    int64_t size = wf_stream_size(s);
+    *length = size < 0 ? 0 : (size_t)size;
+    if (size < 0 || (uint64_t)size > limit) return NULL;
+    uint8_t *bytes = malloc(size > 0 ? (size_t)size : 1);
+    if (!bytes) return NULL;
+    size_t got = wf_stream_read_at(s, 0, bytes, (size_t)size);
+    if (s->read_errno != 0) {
+        free(bytes);
+        return NULL;
+    }
+    *length = got; /* a file that shrank meanwhile: what is there */
+    return bytes;
 }

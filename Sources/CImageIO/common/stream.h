@@ -36,4 +36,17 @@ size_t wf_stream_read(wf_stream *s, uint8_t *destination, size_t length);
 /* Skips `length` bytes without reading them where the source can seek. */
 void wf_stream_skip(wf_stream *s, uint64_t length);
 
+/* ---- random access, for libraries that read at positions (libheif) or want the whole file (libwebp) ---- */
+
+/* The source's size in bytes; -1 when it has none (a pipe). */
+int64_t wf_stream_size(wf_stream *s);
+
+/* Copies up to `length` bytes at absolute `offset`, apart from the block cursor; returns how many (fewer
+ * only at the end, or on a read error, which sets read_errno). */
+size_t wf_stream_read_at(wf_stream *s, uint64_t offset, uint8_t *destination, size_t length);
+
+/* The whole source in a new malloc'd buffer (the caller frees it); NULL when it is larger than `limit`
+ * (then *length is its size), when memory runs out, or on a read error. */
+uint8_t *wf_stream_slurp(wf_stream *s, size_t limit, size_t *length);
+
 #endif

@@ -12,7 +12,8 @@
 extern "C" {
 #endif
 
-/* What the file's first bytes say it is. Only JPEG and PNG are read; the rest are named in errors. */
+/* What the file's first bytes say it is. JPEG, PNG, HEIC, AVIF, WebP and GIF are read; the rest are named
+ * in errors. */
 typedef enum {
     WF_FORMAT_UNKNOWN = 0,
     WF_FORMAT_JPEG,
@@ -43,16 +44,21 @@ typedef enum {
     WF_ERR_CORRUPT      /* the header is damaged */
 } wf_status;
 
-/* Everything the header tells. Width and height are as stored, before EXIF orientation. */
+/* Everything the header tells. Width and height are as stored, before EXIF orientation. HEIC and AVIF
+ * report their display size (the primary image with `clap`, `irot` and `imir` applied, as libheif and the
+ * browsers show it) and orientation 1: their EXIF orientation is informative only. */
 typedef struct {
     wf_status status;
     wf_format format;
     uint32_t width;
     uint32_t height;
     int32_t orientation;   /* 1-8; 1 when absent or invalid */
-    int32_t components;    /* JPEG: 1, 3 or 4; PNG: channels */
+    int32_t animated;      /* GIF and WebP: more than one frame */
+    uint32_t frames;       /* frames counted from the headers of their blocks or chunks (1 for a still) */
+    int32_t alpha;         /* the image has an alpha channel (HEIF, WebP) or a transparent colour (GIF) */
+    int32_t components;    /* JPEG: 1, 3 or 4; PNG: channels; others: 3, or 4 with alpha */
     int32_t progressive;   /* JPEG: progressive (SOF2/SOF10); PNG: interlaced */
-    int32_t bit_depth;
+    int32_t bit_depth;     /* bits a sample as stored (HEIF: 8, 10 or 12) */
     int32_t warnings;      /* recoverable oddities libjpeg/libpng reported (extraneous bytes, ...) */
     uint64_t bytes_read;   /* how much of the file was read: the header reader's whole point */
     uint8_t magic[8];      /* the first bytes, for "starts with ..." messages */
@@ -103,6 +109,8 @@ typedef struct {
     uint64_t max_pixels;   /* stored width × height refused before decoding; 0 = 250,000,000 */
     uint32_t max_scans;    /* a JPEG with more scans than this is refused (progressive bombs); 0 = 100 */
     uint64_t max_memory;   /* bytes libjpeg may use for a whole-image coefficient buffer; 0 = 512 MiB */
+    int32_t animate;       /* 1: an animated source (GIF, WebP) becomes an animated WebP fitting the box; a
+                              still source is made as usual */
 } wf_derive_request;
 
 typedef struct {
@@ -110,7 +118,9 @@ typedef struct {
     wf_header source;      /* the header reader's answer for the source (size as stored, orientation) */
     uint32_t width;        /* the output, upright (orientation applied; the file carries no tag) */
     uint32_t height;
-    wf_format output_format; /* WF_FORMAT_JPEG (opaque) or WF_FORMAT_PNG (some alpha < 255) */
+    wf_format output_format; /* WF_FORMAT_JPEG (opaque), WF_FORMAT_PNG (some alpha < 255), or WF_FORMAT_WEBP
+                                (an animation, with `animate`) */
+    uint32_t frames;       /* frames in the output: 1, or an animation's count */
     int32_t channels;      /* in the output: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
     int32_t scale_denom;   /* JPEG DCT scaling used: 1, 2, 4 or 8; 1 for PNG; 0 when nothing was decoded */
     int32_t icc_length;    /* bytes of ICC profile carried into the output, 0 if none */

@@ -84,7 +84,7 @@ extension HeaderResult {
                 ("orientation", .int(header.orientation.rawValue)),
                 ("width", .int(header.width)),
                 ("height", .int(header.height)),
-            ])
+            ] + (header.isAnimated ? [("animated", .bool(true)), ("frames", .int(header.frames))] : []))
         case .failure(let error):
             .object([("path", .string(path)), ("error", .string(error.reason))])
         }
@@ -98,7 +98,8 @@ extension HeaderResult {
         let rows: [[String]] = results.map { result in
             switch result.header {
             case .success(let header):
-                [result.path, header.format.rawValue, "\(header.pixelWidth)×\(header.pixelHeight)",
+                [result.path, header.format.rawValue + (header.isAnimated ? " (\(header.frames) frames)" : ""),
+                 "\(header.pixelWidth)×\(header.pixelHeight)",
                  String(header.orientation.rawValue), "\(header.width)×\(header.height)"]
             case .failure(let error):
                 [result.path, "error: \(error.reason)"]

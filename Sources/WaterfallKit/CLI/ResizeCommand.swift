@@ -110,7 +110,8 @@ struct ResizeCommand {
         guard FolderWalker.isDirectory(output),
               (try? FolderHandle.open(output, create: false).kind(SiteWriter.stateFolder)) == nil else { return nil }
         for source in sources {
-            for name in [source.name, Derivation.fileName(source.name, format: .jpeg), Derivation.fileName(source.name, format: .png)] {
+            for name in [source.name, Derivation.fileName(source.name, format: .jpeg), Derivation.fileName(source.name, format: .png),
+                         Derivation.fileName(source.name, format: .webp)] {
                 var info = stat()
                 let path = FolderPath.join(output, name)
                 if lstat(path, &info) == 0 { return path }

@@ -1,6 +1,7 @@
 /// A derived image that was written: its upright size and format, and what was learnt on the way.
 public struct DerivedImage: Sendable, Equatable {
-    /// JPEG when every pixel is opaque, PNG when some alpha is below 255 (or PNG was asked for).
+    /// JPEG when every pixel is opaque, PNG when some alpha is below 255 (or PNG was asked for), WebP for an
+    /// animation kept animated.
     public var format: ImageFormat
     /// Upright: the orientation is applied to the pixels, and the file carries no orientation tag.
     public var width: Int

@@ -60,7 +60,7 @@ public struct HeaderReader: Sendable {
                 // Line-ending conversion by a text-mode transfer is the classic way to get here.
                 return ImageReadError(.corrupt, "damaged PNG signature (\(hex(magic[...])), expected 89 50 4E 47 0D 0A 1A 0A)")
             }
-            return ImageReadError(.unsupported, "not a JPEG or PNG file (starts with \(hex(magic.prefix(4))))")
+            return ImageReadError(.unsupported, "not an image format Waterfall reads (starts with \(hex(magic.prefix(4))))")
         case WF_ERR_UNSUPPORTED: return ImageReadError(.unsupported, message)
         case WF_ERR_TRUNCATED: return ImageReadError(.truncated, message)
         case WF_ERR_CORRUPT: return ImageReadError(.corrupt, message)

@@ -1,9 +1,46 @@
 import CImageIO
 
-/// The two formats Waterfall reads. Everything else is named (for messages) by `SniffedFormat`.
-public enum ImageFormat: String, Sendable, Codable {
+/// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations).
+/// Everything else is named (for messages) by `SniffedFormat`.
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     case png
+    case heic
+    case avif
+    case webp
+    case gif
+
+    /// The extension a file of this format is written with (`.jpg`, not `.jpeg`).
+    var fileExtension: String {
+        switch self {
+        case .jpeg: ".jpg"
+        case .png: ".png"
+        case .heic: ".heic"
+        case .avif: ".avif"
+        case .webp: ".webp"
+        case .gif: ".gif"
+        }
+    }
+
+    /// Whether a file name already says this format (`photo.JPEG` says JPEG).
+    func isNamed(by fileName: String) -> Bool {
+        let lower = fileName.lowercased()
+        switch self {
+        case .jpeg: return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
+        case .heic: return lower.hasSuffix(".heic") || lower.hasSuffix(".heif")
+        default: return lower.hasSuffix(fileExtension)
+        }
+    }
+
+    /// The format of a derived image the C encoders report.
+    init?(output raw: wf_format) {
+        switch raw {
+        case WF_FORMAT_JPEG: self = .jpeg
+        case WF_FORMAT_PNG: self = .png
+        case WF_FORMAT_WEBP: self = .webp
+        default: return nil
+        }
+    }
 }
 
 /// What a file's first bytes say it is, whether or not Waterfall reads it.
@@ -15,6 +52,10 @@ struct SniffedFormat: Sendable, Equatable {
         switch raw {
         case WF_FORMAT_JPEG: .jpeg
         case WF_FORMAT_PNG: .png
+        case WF_FORMAT_HEIC: .heic
+        case WF_FORMAT_AVIF: .avif
+        case WF_FORMAT_WEBP: .webp
+        case WF_FORMAT_GIF: .gif
         default: nil
         }
     }

@@ -12,7 +12,8 @@ extension ImageHeader {
             components: Int(raw.components),
             progressive: raw.progressive != 0,
             bitDepth: Int(raw.bit_depth),
-            bytesRead: Int(raw.bytes_read)
+            bytesRead: Int(raw.bytes_read),
+            frames: raw.animated != 0 ? max(2, Int(raw.frames)) : 1
         )
     }
 }

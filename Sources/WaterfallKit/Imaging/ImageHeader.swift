@@ -12,9 +12,11 @@ public struct ImageHeader: Sendable, Equatable {
     public var bitDepth: Int
     /// How many bytes of the file the reader fetched.
     public var bytesRead: Int
+    /// GIF and WebP: frames in the file (1 for a still image).
+    public var frames: Int
 
     public init(format: ImageFormat, pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up,
-                components: Int = 3, progressive: Bool = false, bitDepth: Int = 8, bytesRead: Int = 0) {
+                components: Int = 3, progressive: Bool = false, bitDepth: Int = 8, bytesRead: Int = 0, frames: Int = 1) {
         self.format = format
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
@@ -23,7 +25,11 @@ public struct ImageHeader: Sendable, Equatable {
         self.progressive = progressive
         self.bitDepth = bitDepth
         self.bytesRead = bytesRead
+        self.frames = frames
     }
+
+    /// More than one frame: an animated GIF or WebP.
+    public var isAnimated: Bool { frames > 1 }
 
     /// Size as displayed: orientations 5–8 swap width and height.
     public var width: Int { orientation.swapsWidthAndHeight ? pixelHeight : pixelWidth }

@@ -15,6 +15,8 @@ public struct ThumbnailRequest: Sendable, Equatable {
     public var maxDecoderMemory: Int
     /// Write PNG even when the result is opaque (lossless; the quality tests use it).
     public var forcePNG: Bool
+    /// An animated source (GIF, WebP) becomes an animated WebP; a still one is made as usual.
+    public var animate = false
 
     public static let defaultQuality = 82
     public static let defaultMaxScans = 100

@@ -49,7 +49,7 @@ public struct Thumbnailer: Sendable {
         guard result.status == WF_DERIVE_OK else { return .failure(error(from: result, source: source, request: request)) }
         let header = result.source
         return .success(DerivedImage(
-            format: result.output_format == WF_FORMAT_PNG ? .png : .jpeg,
+            format: ImageFormat(output: result.output_format) ?? .jpeg,
             width: Int(result.width),
             height: Int(result.height),
             source: ImageHeader(header, format: SniffedFormat(raw: header.format).readable ?? .jpeg),
@@ -81,6 +81,7 @@ public struct Thumbnailer: Sendable {
         }
         raw.quality = Int32(request.quality)
         raw.force_png = request.forcePNG ? 1 : 0
+        raw.animate = request.animate ? 1 : 0
         raw.max_pixels = UInt64(request.maxPixels)
         raw.max_scans = scans
         raw.max_memory = UInt64(request.maxDecoderMemory)

@@ -118,7 +118,7 @@ struct BuildCache: Sendable {
     /// Moves a made image into the store; returns its record.
     func store(_ label: String, content: String, key: String, format: ImageFormat, width: Int, height: Int) -> Derived? {
         let temporary = temporaryName(label)
-        let file = Self.digest(content + "|" + key) + (format == .png ? ".png" : ".jpg")
+        let file = Self.digest(content + "|" + key) + format.fileExtension
         guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentHash(),
               (try? folder.tmp.rename(temporary, to: folder.images, as: file)) != nil else {
             folder.tmp.remove(temporary)
@@ -150,7 +150,7 @@ struct BuildCache: Sendable {
         for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(name) {
             if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png"]) where !images.contains(name) {
+        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp"]) where !images.contains(name) {
             if folder.images.remove(name) { removed += 1 }
         }
         return removed
@@ -219,6 +219,7 @@ extension BuildCache.Entry {
         self.content = content
         header = ImageHeader(format: imageFormat, pixelWidth: width, pixelHeight: height,
                              orientation: Orientation(rawValue: orientation))
+        if case .int(let frames)? = fields["frames"], (1...100_000).contains(frames) { header.frames = frames }
         if case .string(let text)? = fields["summary"] { facts.summary = text }
         if case .string(let text)? = fields["takenText"] { facts.takenText = text }
         if case .int(let number)? = fields["taken"] { facts.taken = number }
@@ -245,7 +246,7 @@ extension BuildCache.Entry {
         .object([
             ("name", .string(name)), ("size", .int(size)), ("modified", .int(modified)), ("content", .string(content)),
             ("format", .string(header.format.rawValue)), ("pixelWidth", .int(header.pixelWidth)),
-            ("pixelHeight", .int(header.pixelHeight)), ("orientation", .int(header.orientation.rawValue)),
+            ("pixelHeight", .int(header.pixelHeight)), ("orientation", .int(header.orientation.rawValue)), ("frames", .int(header.frames)),
             ("summary", facts.summary.map { .string($0) } ?? .null), ("takenText", facts.takenText.map { .string($0) } ?? .null),
             ("taken", facts.taken.map { .int($0) } ?? .null), ("description", facts.description.map { .string($0) } ?? .null),
             ("derived", .object(derived.keys.sorted().map { label in

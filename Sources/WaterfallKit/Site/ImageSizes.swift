@@ -59,9 +59,10 @@ struct ImageSizes: Sendable, Equatable {
             derivations.append(Derivation(label: String(width), role: .tile,
                                           request: ThumbnailRequest(maxWidth: width, quality: quality, maxPixels: maxPixels)))
         }
-        derivations.append(Derivation(label: "view", role: .view,
-                                      request: ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, quality: quality,
-                                                                maxPixels: maxPixels)))
+        // The view of an animation stays an animation (an animated WebP); tiles show its first frame.
+        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, quality: quality, maxPixels: maxPixels)
+        view.animate = header.isAnimated
+        derivations.append(Derivation(label: "view", role: .view, request: view))
         // All of a photo's images come from one decode: the largest is resampled from the decoder, the others
         // from it (wf_derive_set). So the others' bytes depend on the largest's box too: it is in their key.
         let areas = derivations.map { $0.fittedSize(display: header).area }
@@ -88,6 +89,7 @@ struct Derivation: Sendable, Equatable {
 
     var ownKey: String {
         "\(Derivation.formatVersion)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)|q\(request.quality)|\(request.forcePNG)"
+            + (request.animate ? "|animated" : "")
     }
 
     /// Bump when the derivation code changes its output for the same request.
@@ -117,10 +119,8 @@ struct Derivation: Sendable, Equatable {
         "images/\(label)/" + fileName(name, format: format)
     }
 
-    /// The photo's name, with `.jpg` or `.png` added when it does not already say the format.
+    /// The photo's name, with `.jpg`, `.png` or `.webp` added when it does not already say the format.
     static func fileName(_ name: String, format: ImageFormat) -> String {
-        let lower = name.lowercased()
-        let matches = format == .jpeg ? lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") : lower.hasSuffix(".png")
-        return name + (matches ? "" : format == .jpeg ? ".jpg" : ".png")
+        format.isNamed(by: name) ? name : name + format.fileExtension
     }
 }

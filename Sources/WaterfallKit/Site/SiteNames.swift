@@ -54,7 +54,7 @@ enum SiteNames {
             let photo = photos[claim.photo].photo
             let image = photos[claim.photo].images[claim.image]
             let (stem, ext) = NameAllocator.split(photo.fileName)
-            let added = claim.added ? (image.format == .png ? ".png" : ".jpg") : ""
+            let added = claim.added ? image.format.fileExtension : ""
             let name = folders[image.label, default: NameAllocator()].claim(stem: stem, ext: ext + added, identity: photo.name)
             photos[claim.photo].images[claim.image].path = SitePath.join(folder, "images/\(image.label)/" + name)
         }

@@ -61,7 +61,7 @@ struct HeaderFixtureTests {
             // the next marker, so what libjpeg will later decode is also what the header reader accepts.
             ("J37-com-length-0.jpg", .ok(64, 48)),
             ("J37-app1-length-1.jpg", .ok(64, 48)),
-            ("J38-junk-before-soi.jpg", .error(.unsupported, "not a JPEG or PNG file (starts with 4A 55 4E 4B)")),
+            ("J38-junk-before-soi.jpg", .error(.unsupported, "not an image format Waterfall reads (starts with 4A 55 4E 4B)")),
             ("J39-extraneous-bytes-between-segments.jpg", .ok(64, 48)),
             ("J40-sof-height-0.jpg", .error(.corrupt, "empty JPEG image (DNL not supported)")),
             ("J41-65500x65500-tiny-file.jpg",
@@ -81,7 +81,7 @@ struct HeaderFixtureTests {
             ("J46-gif-named.jpg", .error(.unsupported, "unsupported format (GIF)")),
             ("J46-bmp-named.jpg", .error(.unsupported, "unsupported format (BMP)")),
             ("J46-tiff-named.jpg", .error(.unsupported, "unsupported format (TIFF)")),
-            ("J46-text-named.jpg", .error(.unsupported, "not a JPEG or PNG file (starts with 48 65 6C 6C)")),
+            ("J46-text-named.jpg", .error(.unsupported, "not an image format Waterfall reads (starts with 48 65 6C 6C)")),
             ("J47-100k-com-markers.jpg", .ok(64, 48)),
             ("J47-100k-app1-markers.jpg", .ok(64, 48)),
             ("P01-rgb-16-bit-interlaced.png", .ok(33, 17)),
