@@ -1,41 +1,55 @@
-"""Real-browser harness for Waterfall's gallery page: headless Chromium (Debian's) driven by Selenium.
+"""Real-browser harness for Waterfall's pages, in every engine of engines/ (Chromium, Firefox, WebKit).
 
 Everything a test needs lives here, so that test_gallery.py (the real page) and test_harness_selfcheck.py
-(deliberately broken copies of sample_page/) run exactly the same measurement and the same checks.
+(deliberately broken copies of sample_page/) run exactly the same measurement and the same checks, in
+every engine.
 
 Measuring: `Browser.measure_normal` loads a page at an exact viewport width, records the geometry right
 after the load event, scrolls through the page so lazy images load, waits for every image, records the
 geometry again, collects layout shifts, and takes a full-page screenshot. `Browser.measure_geometry`
 only loads and records (for the images-blocked and JavaScript-disabled browsers).
 
+Width: the tested width is the page's layout width, document.documentElement.clientWidth, so without a
+classic scroll bar (Chromium's 15 px, Firefox's 12 px; WebKitGTK's are overlay and take none). So every
+engine lays the board out at the same width, and their rectangles can be compared.
+
+Layout shifts, two ways:
+- the Layout Instability API (a buffered `layout-shift` PerformanceObserver): Chromium only (Firefox and
+  WebKit do not implement it), so there it is checked as before;
+- in every engine, a motion recorder (MOTION_RECORDER_JS) that each normal browser runs at the start of
+  every document (engines' preload): on every animation frame from the first one it reads the rectangles
+  (in document coordinates, so scrolling is not motion) of every tile, image, footer, board and
+  previous/next link, and records any change of more than 0.01 px of an element it saw in an earlier frame.
+  That is what a visitor calls a layout shift, seen frame by frame, without the API.
+
 Checks: `check_*` functions take measurements and return a list of problems (strings); empty means pass.
 
-Reading geometry with JavaScript disabled: Chrome's content setting
-`profile.managed_default_content_settings.javascript = 2` stops the *page's* scripts (a <script> does not
-run, <noscript> content is rendered), but WebDriver's execute_script still works: chromedriver evaluates
-it through the DevTools protocol (Runtime.callFunctionOn), which the content setting does not gate.
-So the same geometry script serves all three browsers; `Browser.start` proves on a probe page that page
-scripts really are off (or on) in each browser before any test trusts it.
+Reading geometry with JavaScript disabled: each engine's "page scripts off" setting (engines/) leaves
+WebDriver's own scripts working, so the same geometry script serves every browser; `Browser.start` proves
+on a probe page that page scripts really are off (or on) and images blocked (or not) before any test
+trusts the browser.
 """
 from __future__ import annotations
 
+import ast
+import html as html_lib
 import json
+import operator
 import os
 import posixpath
+import re
 import shutil
 import struct
 import subprocess
+import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import engines
 
-CHROMIUM = os.environ.get("WATERFALL_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("WATERFALL_CHROMEDRIVER", "/usr/bin/chromedriver")
-BLOCKED_IMAGE_URLS = ["*.jpg", "*.jpeg", "*.png", "*.JPG", "*.JPEG", "*.PNG"]
 # Viewport heights used with each tested width (phone, tablet portrait, tablet landscape, laptop, big screen).
 VIEWPORT_HEIGHTS = {360: 740, 768: 1024, 1024: 768, 1440: 900, 2560: 1440}
 
@@ -59,6 +73,7 @@ const tiles = Array.from(document.querySelectorAll('[data-tile]')).map(t => {
   };
 });
 const footers = document.querySelectorAll('[data-footer]');
+const frame = document.querySelector('.wf-frame');
 const de = document.documentElement;
 const handlers = [];
 for (const el of document.querySelectorAll('*'))
@@ -66,6 +81,8 @@ for (const el of document.querySelectorAll('*'))
     if (at.name.startsWith('on')) handlers.push(el.tagName.toLowerCase() + '[' + at.name + ']');
 return {
   tiles: tiles, footer: footers.length ? box(footers[0]) : null, footerCount: footers.length,
+  board: box(document.querySelector('.wf-board')), frame: box(frame),
+  frameContentWidth: frame ? parseFloat(getComputedStyle(frame).width) : null,
   scrollWidth: de.scrollWidth, clientWidth: de.clientWidth, scrollHeight: de.scrollHeight,
   innerWidth: window.innerWidth, innerHeight: window.innerHeight,
   images: Array.from(document.images).map(i => ({src: i.getAttribute('src'), complete: i.complete,
@@ -76,8 +93,10 @@ return {
 """
 
 # Installed right after load; `buffered: true` also delivers the shifts that happened before it existed.
+# Returns false where the engine has no Layout Instability API (Firefox, WebKit).
 LAYOUT_SHIFT_OBSERVER_JS = r"""
 window.__wfShifts = [];
+if (!(window.PerformanceObserver && PerformanceObserver.supportedEntryTypes.includes('layout-shift'))) return false;
 new PerformanceObserver(list => {
   for (const e of list.getEntries()) window.__wfShifts.push({
     value: e.value, hadRecentInput: e.hadRecentInput, startTime: e.startTime,
@@ -86,13 +105,49 @@ new PerformanceObserver(list => {
       previous: [s.previousRect.x, s.previousRect.y, s.previousRect.width, s.previousRect.height],
       current: [s.currentRect.x, s.currentRect.y, s.currentRect.width, s.currentRect.height]}))});
 }).observe({type: 'layout-shift', buffered: true});
-return PerformanceObserver.supportedEntryTypes.includes('layout-shift');
+return true;
 """
 
-# Waits two frames and a task, so shifts of the last frame have reached the observer.
+# Run by every normal browser at the start of every document (see the module's docstring).
+MOTION_RECORDER_JS = r"""
+(() => {
+  if (window.__wfMotion) return;
+  const SELECTOR = '[data-tile], [data-tile] img, [data-footer], .wf-board, .wf-photo img, a[rel="prev"], a[rel="next"]';
+  const last = new WeakMap(), moves = [];
+  const state = {moves: moves, frames: 0, elements: 0};
+  function describe(el) {
+    const tile = el.closest('[data-tile]');
+    return el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '')
+      + (tile ? ' in tile ' + tile.getAttribute('data-tile') : '') + (el.getAttribute('src') ? ' ' + el.getAttribute('src') : '');
+  }
+  function sample() {
+    state.frames++;
+    const sx = window.scrollX, sy = window.scrollY;
+    const elements = document.querySelectorAll(SELECTOR);
+    state.elements = elements.length;
+    for (const el of elements) {
+      const r = el.getBoundingClientRect();
+      const now = [r.left + sx, r.top + sy, r.width, r.height];
+      const before = last.get(el);
+      if (before && now.some((v, i) => Math.abs(v - before[i]) > 0.01) && moves.length < 50)
+        moves.push({node: describe(el), frame: state.frames, time: Math.round(performance.now()),
+                    before: before.map(v => Math.round(v * 100) / 100), now: now.map(v => Math.round(v * 100) / 100)});
+      last.set(el, now);
+    }
+    requestAnimationFrame(sample);
+  }
+  window.__wfMotion = state;
+  requestAnimationFrame(sample);
+})();
+"""
+
+# Waits two frames and a task, so shifts of the last frame have reached the observer and the recorder.
 READ_SHIFTS_JS = r"""
 const done = arguments[arguments.length - 1];
-requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done(window.__wfShifts || null), 50)));
+requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done({
+  shifts: window.__wfShifts || null,
+  motion: window.__wfMotion ? {moves: window.__wfMotion.moves, frames: window.__wfMotion.frames,
+                               elements: window.__wfMotion.elements} : null}), 50)));
 """
 
 # Scrolls to the bottom one viewport at a time, two frames per step so lazy images start loading.
@@ -115,7 +170,21 @@ return Array.from(document.images).map(i => ({src: i.getAttribute('src'), comple
                                               naturalWidth: i.naturalWidth}));
 """
 
-PROBE_PAGE = "data:text/html,<title>-</title><script>document.title='js-ran'</script>"
+# Resolves once the first image matching the selector has loaded or failed (or at once if it already has).
+WAIT_FOR_IMAGE_JS = r"""
+const done = arguments[arguments.length - 1];
+const img = document.querySelector(arguments[0]);
+if (!img) done(null);
+else if (img.complete) done(img.naturalWidth);
+else { img.addEventListener('load', () => done(img.naturalWidth)); img.addEventListener('error', () => done(0)); }
+"""
+
+BOX_JS = r"""
+const el = document.querySelector(arguments[0]);
+if (!el) return null;
+const r = el.getBoundingClientRect();
+return [r.x + window.scrollX, r.y + window.scrollY, r.width, r.height];
+"""
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -170,18 +239,32 @@ def photos_from_inspect_json(entries: list[dict]) -> dict[str, tuple[int, int]]:
 # The browser
 
 
-def chrome_options(*, javascript: bool = True) -> webdriver.ChromeOptions:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--force-device-scale-factor=1", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
-                     "--hide-crash-restore-bubble", "--font-render-hinting=none"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")  # Chromium refuses to start its sandbox as root
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    return options
+def tiny_png(width: int = 4, height: int = 3) -> bytes:
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\x80\x40\x20" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+_probe = {}
+
+
+def probe_page() -> str:
+    """A page whose script sets its title and whose image is 4×3: proves what a browser runs and loads."""
+    if "url" not in _probe:
+        folder = Path(tempfile.mkdtemp(prefix="waterfall-probe-"))
+        (folder / "probe.png").write_bytes(tiny_png())
+        (folder / "probe.html").write_text("<!doctype html><title>-</title><img src=\"probe.png\">"
+                                           "<script>document.title = 'js-ran'</script>", encoding="utf-8")
+        _probe.update(url=(folder / "probe.html").as_uri(), folder=folder)
+    return _probe["url"]
+
+
+def remove_probe_page():
+    if "folder" in _probe:
+        shutil.rmtree(_probe.pop("folder"), ignore_errors=True)
+        _probe.pop("url", None)
 
 
 @dataclass
@@ -199,6 +282,12 @@ class Geometry:
             return None if box is None else tuple(round(box[k] * 2) / 2 for k in ("x", "y", "w", "h"))
         return {"tiles": [(t["index"], r(t["box"])) for t in self.tiles], "footer": r(self.raw["footer"])}
 
+    def board_relative(self) -> dict[str, tuple[float, float, float, float]]:
+        """Every tile's rect relative to the board's top-left corner (what the build positions exactly)."""
+        board = self.raw["board"] or {"x": 0.0, "y": 0.0}
+        return {t["index"]: (t["box"]["x"] - board["x"], t["box"]["y"] - board["y"], t["box"]["w"], t["box"]["h"])
+                for t in self.tiles}
+
 
 @dataclass
 class NormalRun:
@@ -207,7 +296,9 @@ class NormalRun:
     after: Geometry                  # after scrolling through and every image loaded (or the wait timed out)
     images: list[dict]               # state of every <img> at the end of the wait
     images_waited: float
-    shifts: list[dict] | None        # layout-shift entries, None if the observer could not be installed
+    shifts: list[dict] | None        # layout-shift entries; None where the engine has no such API
+    motion: dict | None = None       # the motion recorder's {moves, frames, elements}; None if it did not run
+    engine: str = ""
     screenshot: Path | None = None
     screenshot_size: tuple[int, int] | None = None
     document_height: int = 0
@@ -215,120 +306,161 @@ class NormalRun:
 
 @dataclass
 class Browser:
+    """One browser of one engine, in one configuration, for the whole session."""
     name: str
-    driver: webdriver.Chrome
-    offset: list = field(default_factory=lambda: [0, 0])  # window size minus viewport size, learnt
+    driver: engines.Driver
+    javascript: bool = True
+    block_images: bool = False
+    scrollbar: int = 0  # innerWidth - clientWidth when the page scrolls vertically, learnt
+
+    @property
+    def engine(self) -> str:
+        return self.driver.engine
 
     @classmethod
-    def start(cls, name: str, *, javascript: bool = True, block_images: bool = False) -> "Browser":
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=chrome_options(javascript=javascript))
+    def start(cls, engine: str, name: str, *, javascript: bool = True, block_images: bool = False) -> "Browser":
+        """Starts the browser (raises engines.EngineUnavailable when the engine cannot run here) and proves
+        on the probe page that it runs page scripts and loads images exactly as asked."""
+        preload = MOTION_RECORDER_JS if javascript and not block_images else None
+        driver = engines.start(engine, javascript=javascript, block_images=block_images, preload=preload)
+        browser = cls(name, driver, javascript, block_images)
         try:
-            driver.set_script_timeout(60)
-            driver.set_page_load_timeout(60)
-            if block_images:
-                # Blocks for every later navigation of this tab, file:// URLs included (checked per page).
-                driver.execute_cdp_cmd("Network.enable", {})
-                driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": BLOCKED_IMAGE_URLS})
-            driver.get(PROBE_PAGE)
-            ratio = driver.execute_script("return window.devicePixelRatio")
+            driver.set_viewport(800, 600)
+            driver.navigate(probe_page())
+            ratio, title, natural = driver.run(
+                "return [window.devicePixelRatio, document.title, document.images[0].naturalWidth]")
+            problems = []
             if ratio != 1:
-                raise RuntimeError(f"browser {name!r}: devicePixelRatio {ratio}, expected 1")
-            ran = driver.title == "js-ran"
-            if ran != javascript:
-                raise RuntimeError(f"browser {name!r}: page JavaScript {'ran' if ran else 'did not run'} "
-                                   f"on the probe page, expected it {'on' if javascript else 'off'}")
+                problems.append(f"devicePixelRatio {ratio}, expected 1")
+            if (title == "js-ran") != javascript:
+                problems.append(f"page JavaScript {'ran' if title == 'js-ran' else 'did not run'} on the probe page, "
+                                f"expected it {'on' if javascript else 'off'}")
+            if (natural == 4) == block_images:
+                problems.append(f"the probe image {'loaded' if natural else 'did not load'}, expected it "
+                                f"{'blocked' if block_images else 'loaded'}")
+            if problems:
+                raise RuntimeError(f"{engine} browser {name!r}: " + "; ".join(problems))
         except BaseException:
             driver.quit()
             raise
-        return cls(name, driver)
+        return browser
 
     def quit(self):
         self.driver.quit()
 
+    # -- the driver's interface, for tests -------------------------------------------------------------
+
+    def run(self, body: str, *args):
+        return self.driver.run(body, *args)
+
+    def run_async(self, body: str, *args):
+        return self.driver.run_async(body, *args)
+
+    def navigate(self, url: str):
+        self.driver.navigate(url)
+
+    def url(self) -> str:
+        return self.driver.run("return location.href")
+
+    def attribute(self, selector: str, name: str):
+        return self.driver.run("const e = document.querySelector(arguments[0]); "
+                               "return e ? e.getAttribute(arguments[1]) : null", selector, name)
+
+    def link(self, selector: str) -> str | None:
+        """The absolute URL of the first link matching selector."""
+        return self.driver.run("const e = document.querySelector(arguments[0]); return e ? e.href : null", selector)
+
+    def text(self, selector: str) -> str | None:
+        return self.driver.run("const e = document.querySelector(arguments[0]); "
+                               "return e ? e.textContent.trim() : null", selector)
+
+    def box(self, selector: str):
+        return self.driver.run(BOX_JS, selector)
+
+    def wait_for_image(self, selector: str):
+        return self.driver.run_async(WAIT_FOR_IMAGE_JS, selector)
+
     # -- viewport ------------------------------------------------------------------------------------------
 
-    def _viewport(self) -> tuple[int, int]:
-        return tuple(self.driver.execute_script(
-            "return [document.documentElement.clientWidth, window.innerHeight]"))
-
-    def _correct(self, width: int, height: int, *, learn: bool = True) -> bool:
-        """Resizes the window so that clientWidth == width and innerHeight == height; True if it had to.
-        With learn, remembers the window-minus-viewport difference for the next load (so that usually one
-        load per width is enough)."""
-        client_width, inner_height = self._viewport()
-        if (client_width, inner_height) == (width, height):
-            return False
-        size = self.driver.get_window_size()
-        new_width, new_height = size["width"] + width - client_width, size["height"] + height - inner_height
-        self.driver.set_window_size(new_width, new_height)
-        if learn:
-            self.offset = [new_width - width, new_height - height]
-        return True
+    def _viewport(self) -> tuple[int, int, int]:
+        return tuple(self.driver.run(
+            "return [document.documentElement.clientWidth, window.innerWidth, window.innerHeight]"))
 
     def load(self, url: str, width: int, height: int):
-        """Loads url with a viewport (document.documentElement.clientWidth, so without the vertical scroll bar)
-        of exactly `width` CSS px, and window.innerHeight == height. The page is loaded again after every
-        correction, so its whole life (lazy loading, layout shifts) happened at the target size."""
-        self.driver.set_window_size(width + self.offset[0], height + self.offset[1])
-        self.driver.get(url)
+        """Loads url with a layout width (document.documentElement.clientWidth, so without a classic vertical
+        scroll bar) of exactly `width` CSS px, and window.innerHeight == height. The page is loaded again
+        after every correction, so its whole life (lazy loading, layout shifts) happened at the target size."""
+        self.driver.set_viewport(width + self.scrollbar, height)
+        self.driver.navigate(url)
         for _ in range(4):
-            if not self._correct(width, height):
+            client_width, inner_width, inner_height = self._viewport()
+            if (client_width, inner_height) == (width, height):
                 return
-            self.driver.get(url)
-        raise RuntimeError(f"{self.name}: could not get a {width}x{height} viewport; have {self._viewport()}")
+            self.scrollbar = inner_width - client_width if inner_width > client_width else 0
+            self.driver.set_viewport(width + self.scrollbar, height)
+            self.driver.navigate(url)
+        raise RuntimeError(f"{self.engine} {self.name}: could not get a {width}x{height} viewport; "
+                           f"have {self._viewport()} (clientWidth, innerWidth, innerHeight)")
 
     # -- measurements ---------------------------------------------------------------------------------------
 
     def geometry(self) -> Geometry:
-        return Geometry(self.driver.execute_script(GEOMETRY_JS))
+        return Geometry(self.driver.run(GEOMETRY_JS))
 
     def measure_geometry(self, url: str, width: int) -> Geometry:
         self.load(url, width, VIEWPORT_HEIGHTS.get(width, 900))
         return self.geometry()
 
+    def read_shifts(self) -> dict:
+        """{shifts: layout-shift entries or None, motion: the recorder's state or None}."""
+        return self.driver.run_async(READ_SHIFTS_JS)
+
     def measure_normal(self, url: str, width: int, *, image_timeout: float = 15.0,
                        screenshot: Path | None = None) -> NormalRun:
         height = VIEWPORT_HEIGHTS.get(width, 900)
         self.load(url, width, height)
-        observing = self.driver.execute_script(LAYOUT_SHIFT_OBSERVER_JS)
+        observing = self.driver.run(LAYOUT_SHIFT_OBSERVER_JS)
         before = self.geometry()
-        self.driver.execute_async_script(SCROLL_THROUGH_JS)
+        self.driver.run_async(SCROLL_THROUGH_JS)
         started = time.monotonic()
         while True:
-            images = self.driver.execute_script(IMAGES_STATE_JS)
+            images = self.driver.run(IMAGES_STATE_JS)
             if all(i["complete"] and i["naturalWidth"] > 0 for i in images):
                 break
             if time.monotonic() - started > image_timeout:
                 break
             time.sleep(0.05)
         waited = time.monotonic() - started
-        shifts = self.driver.execute_async_script(READ_SHIFTS_JS) if observing else None
-        self.driver.execute_script("window.scrollTo(0, 0)")
+        read = self.read_shifts()
+        self.driver.run("window.scrollTo(0, 0)")
         after = self.geometry()
-        run = NormalRun(width, before, after, images, waited, shifts)
+        run = NormalRun(width, before, after, images, waited, read["shifts"] if observing else None,
+                        read["motion"], self.engine)
         if screenshot is not None:
             self.full_page_screenshot(run, screenshot)
         return run
 
     def full_page_screenshot(self, run: NormalRun, path: Path):
-        """Makes the viewport as tall as the document, keeping the width, then shoots the viewport.
+        """The whole page at the run's width. Where the engine can capture the document without laying it
+        out again (Firefox), that; elsewhere the viewport is made as tall as the document, keeping the
+        width, and the viewport is shot.
 
-        The window is resized in one step to the target width *without* a scroll bar: growing the height
-        first, at the scroll bar's width, does not work, because the wider layout without the bar is taller
-        (heights scale with the width) and Chrome keeps the bar to stop it flip-flopping."""
-        state_js = ("const d = document.documentElement; return [d.clientWidth, window.innerWidth, "
-                    "window.innerHeight, d.scrollHeight]")
-        size = self.driver.get_window_size()
-        _, inner_width, inner_height, height = self.driver.execute_script(state_js)
-        chrome_x, chrome_y = size["width"] - inner_width, size["height"] - inner_height
-        self.driver.set_window_size(run.width + chrome_x, height + chrome_y)
-        for _ in range(4):
-            client_width, inner_width, inner_height, height = self.driver.execute_script(state_js)
-            if client_width == inner_width == run.width and inner_height == height:
-                break
-            size = self.driver.get_window_size()
-            self.driver.set_window_size(size["width"] + run.width - client_width, height + chrome_y)
-        png = self.driver.get_screenshot_as_png()
+        Growing the viewport is done in one step to the target width *without* a scroll bar: growing the
+        height first, at the scroll bar's width, does not work, because the wider layout without the bar is
+        taller (heights scale with the width) and Chromium keeps the bar to stop it flip-flopping."""
+        height = self.driver.run("return document.documentElement.scrollHeight")
+        png = self.driver.full_page_png()
+        if png is None:
+            self.driver.set_viewport(run.width, height)
+            for _ in range(4):
+                client_width, inner_width, inner_height = self._viewport()
+                new_height = self.driver.run("return document.documentElement.scrollHeight")
+                if client_width == inner_width == run.width and inner_height == new_height:
+                    break
+                height = new_height
+                self.driver.set_viewport(inner_width + run.width - client_width, height)
+            height = self.driver.run("return document.documentElement.scrollHeight")
+            png = self.driver.screenshot_png()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(png)
         run.screenshot, run.screenshot_size, run.document_height = path, png_size(png), height

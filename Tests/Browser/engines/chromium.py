@@ -1,0 +1,109 @@
+"""Chromium: Debian's headless chromium, driven by chromedriver through Selenium.
+
+- Viewport: the window is sized so that window.innerWidth x innerHeight is exact (the difference between
+  window and viewport is learnt once). Headless Chromium has a classic 15 px scroll bar, inside innerWidth.
+- Images blocked: the DevTools command Network.setBlockedURLs, which holds for every later navigation of
+  the tab, file:// URLs included.
+- JavaScript off: Chrome's content setting (profile.managed_default_content_settings.javascript = 2) stops
+  the page's scripts; WebDriver's scripts still run, because chromedriver evaluates them through DevTools
+  (Runtime.callFunctionOn), which the content setting does not gate.
+- Preload: Page.addScriptToEvaluateOnNewDocument.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+
+from . import Driver, EngineUnavailable, ScriptError, async_wrapper, decode, sync_wrapper
+
+CHROMIUM = os.environ.get("WATERFALL_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("WATERFALL_CHROMEDRIVER", "/usr/bin/chromedriver")
+BLOCKED_IMAGE_URLS = ["*.jpg", "*.jpeg", "*.png", "*.gif", "*.webp", "*.avif", "*.heic", "*.heif",
+                      "*.JPG", "*.JPEG", "*.PNG", "*.GIF", "*.WEBP", "*.AVIF", "*.HEIC", "*.HEIF"]
+
+
+def options(*, javascript: bool):
+    from selenium import webdriver
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--force-device-scale-factor=1", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+                     "--hide-crash-restore-bubble", "--font-render-hinting=none"):
+        o.add_argument(argument)
+    if os.geteuid() == 0:
+        o.add_argument("--no-sandbox")  # Chromium refuses to start its sandbox as root
+    if not javascript:
+        o.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return o
+
+
+class ChromiumDriver(Driver):
+    engine = "chromium"
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.version = driver.capabilities.get("browserVersion", "")
+        self._chrome = None  # window size minus viewport size, learnt on first use
+
+    def set_viewport(self, width, height):
+        if self._chrome is None:
+            size = self.driver.get_window_size()
+            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            self._chrome = (size["width"] - inner[0], size["height"] - inner[1])
+        for _ in range(3):
+            self.driver.set_window_size(width + self._chrome[0], height + self._chrome[1])
+            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            if inner == [width, height]:
+                return
+            self._chrome = (self._chrome[0] + width - inner[0], self._chrome[1] + height - inner[1])
+        raise RuntimeError(f"chromium: viewport {inner}, wanted {width}x{height}")
+
+    def navigate(self, url):
+        self.driver.get(url)
+
+    def run(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_script(sync_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def run_async(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_async_script(async_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def screenshot_png(self):
+        return self.driver.get_screenshot_as_png()
+
+    def quit(self):
+        self.driver.quit()
+
+
+def start(*, javascript=True, block_images=False, preload=None) -> ChromiumDriver:
+    for program in (CHROMIUM, CHROMEDRIVER):
+        if not shutil.which(program):
+            raise EngineUnavailable(f"{program} not found (Debian packages chromium and chromium-driver)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as error:
+        raise EngineUnavailable(f"Selenium is not installed ({error})") from None
+    try:
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options(javascript=javascript))
+    except Exception as error:  # noqa: BLE001 - any failure to start means the engine is not available
+        raise EngineUnavailable(f"chromium did not start: {str(error).strip().splitlines()[0]}") from None
+    try:
+        driver.set_script_timeout(60)
+        driver.set_page_load_timeout(60)
+        if block_images:
+            driver.execute_cdp_cmd("Network.enable", {})
+            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": BLOCKED_IMAGE_URLS})
+        if preload:
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": preload})
+    except BaseException:
+        driver.quit()
+        raise
+    return ChromiumDriver(driver)

@@ -1,0 +1,153 @@
+"""WebKit: WebKitGTK (Debian's webkit2gtk, the engine of GNOME Web and of Safari's family), driven by
+WebKitWebDriver through Selenium, with webkit_host.py as the browser, under an Xvfb display of our own.
+
+- Display: WebKitGTK has no headless mode. The first WebKit browser starts `Xvfb -displayfd` on a free
+  display number (a 4000x3000 screen, so that a 2560x1440 viewport and tall pages fit); every WebKit
+  browser of the session uses it; `stop_display` ends it by its PID at the end of the session.
+- Viewport: the window holds only the web view, so the window size is the viewport size; WebKitGTK's scroll
+  bars are overlay ones (they take no width).
+- JavaScript off, images blocked, preload: settings of the web view, given to webkit_host.py as arguments
+  (--no-javascript, --block-images, --user-script=FILE); see there.
+- Screenshots: WebDriver's, the viewport only.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import Driver, EngineUnavailable, ScriptError, async_wrapper, decode, sync_wrapper
+
+WEBKIT_WEBDRIVER = os.environ.get("WATERFALL_WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
+XVFB = os.environ.get("WATERFALL_XVFB", "/usr/bin/Xvfb")
+HOST = Path(__file__).resolve().parent / "webkit_host.py"
+HOST_NAME = "waterfall-webkit-host"
+SCREEN = "4000x3000x24"
+
+_display = {"process": None, "name": None}
+
+
+def display() -> str:
+    """The Xvfb display shared by the session's WebKit browsers, started on first use."""
+    if _display["process"] is not None and _display["process"].poll() is None:
+        return _display["name"]
+    if not shutil.which(XVFB):
+        raise EngineUnavailable(f"{XVFB} not found (Debian package xvfb)")
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen([XVFB, "-displayfd", str(write_end), "-screen", "0", SCREEN, "-nolisten", "tcp"],
+                               pass_fds=(write_end,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        number = pipe.readline().strip()  # Xvfb writes the display number once it accepts connections
+    if not number:
+        process.wait()
+        raise EngineUnavailable(f"Xvfb did not start (exit status {process.returncode})")
+    _display.update(process=process, name=f":{number}")
+    atexit.register(stop_display)
+    return _display["name"]
+
+
+def stop_display():
+    process = _display["process"]
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    _display.update(process=None, name=None)
+
+
+class WebKitDriver(Driver):
+    engine = "webkit"
+
+    def __init__(self, driver, script_dir: Path | None):
+        self.driver = driver
+        self.version = driver.capabilities.get("browserVersion", "")
+        self.script_dir = script_dir
+
+    def set_viewport(self, width, height):
+        for _ in range(3):
+            self.driver.set_window_size(width, height)
+            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            if inner == [width, height]:
+                return
+        raise RuntimeError(f"webkit: viewport {inner}, wanted {width}x{height}")
+
+    def navigate(self, url):
+        self.driver.get(url)
+
+    def run(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_script(sync_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def run_async(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_async_script(async_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def screenshot_png(self):
+        return self.driver.get_screenshot_as_png()
+
+    def quit(self):
+        try:
+            self.driver.quit()  # ends the session (and with it webkit_host.py) and WebKitWebDriver
+        finally:
+            if self.script_dir is not None:
+                shutil.rmtree(self.script_dir, ignore_errors=True)
+
+
+def start(*, javascript=True, block_images=False, preload=None) -> WebKitDriver:
+    if not shutil.which(WEBKIT_WEBDRIVER):
+        raise EngineUnavailable(f"{WEBKIT_WEBDRIVER} not found (Debian package webkit2gtk-driver)")
+    probe = subprocess.run(["/usr/bin/python3", "-c", "import gi; gi.require_version('WebKit2', '4.1'); "
+                            "gi.require_version('Gtk', '3.0'); from gi.repository import WebKit2, Gtk"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise EngineUnavailable("PyGObject with WebKit2 4.1 is missing for /usr/bin/python3 (Debian packages "
+                                f"python3-gi, gir1.2-webkit2-4.1): {probe.stderr.strip().splitlines()[-1:]}")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+    except ImportError as error:
+        raise EngineUnavailable(f"Selenium is not installed ({error})") from None
+    name = display()
+    options = Options()
+    options.binary_location = str(HOST)
+    options.set_capability("browserName", HOST_NAME)
+    script_dir = None
+    if not javascript:
+        options.add_argument("--no-javascript")
+    if block_images:
+        options.add_argument("--block-images")
+    if preload:
+        script_dir = Path(tempfile.mkdtemp(prefix="waterfall-webkit-"))
+        (script_dir / "preload.js").write_text(preload, encoding="utf-8")
+        options.add_argument(f"--user-script={script_dir / 'preload.js'}")
+    service = Service(WEBKIT_WEBDRIVER, env=dict(os.environ, DISPLAY=name, GDK_BACKEND="x11",
+                                                 WEBKIT_DISABLE_COMPOSITING_MODE="1", GDK_SCALE="1",
+                                                 NO_AT_BRIDGE="1"))
+    try:
+        driver = webdriver.WebKitGTK(service=service, options=options)
+    except Exception as error:  # noqa: BLE001 - any failure to start means the engine is not available
+        if script_dir is not None:
+            shutil.rmtree(script_dir, ignore_errors=True)
+        raise EngineUnavailable(f"WebKitGTK did not start: {str(error).strip().splitlines()[0]}") from None
+    try:
+        driver.set_script_timeout(60)
+        driver.set_page_load_timeout(60)
+    except BaseException:
+        driver.quit()
+        raise
+    return WebKitDriver(driver, script_dir)
