@@ -1,9 +1,111 @@
-/* HEIF decoding: not yet (a stub until its decoder lands). */
+/*
+ * HEIF and AVIF decoding for derived images: libheif decodes the primary image (a grid of tiles, as
+ * iPhones store photos, is assembled by libheif) with its transformations applied (`clap`, `irot`,
+ * `imir`), as RGB or RGBA; heif_color.c makes 8-bit samples and the profile of them; rows go to the sink.
+ */
+#include <stdio.h>
+#include <string.h>
+
 #include "derive.h"
+#include "heif_color.h"
+#include "heif_support.h"
+
+static wf_derive_status derive_status(struct heif_error error, wf_status status) {
+    switch (status) {
+    case WF_ERR_TRUNCATED: return WF_DERIVE_ERR_TRUNCATED;
+    case WF_ERR_UNSUPPORTED: return WF_DERIVE_ERR_UNSUPPORTED;
+    case WF_ERR_IO: return WF_DERIVE_ERR_READ;
+    default: return error.code == heif_error_Memory_allocation_error ? WF_DERIVE_ERR_LIMIT : WF_DERIVE_ERR_CORRUPT;
+    }
+}
+
+static void fail_heif(const wf_heif *heif, wf_decode_outcome *out, struct heif_error error, const char *name) {
+    char text[200];
+    wf_status status;
+    wf_heif_describe(heif, error, name, text, sizeof text, &status);
+    wf_outcome_fail(out, derive_status(error, status), "%s", text);
+}
+
+/* Pushes the decoded image's rows through the colour plan to the sink. */
+static void push_rows(struct heif_image *image, const wf_heif_color *plan, uint32_t width, uint32_t height,
+                      wf_pixel_sink *sink, wf_decode_outcome *out) {
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane || stride <= 0) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt HEIF: the decoded image has no pixels");
+        return;
+    }
+    char message[200] = "";
+    wf_derive_status status = sink->begin(sink->self, width, height, plan->channels, message, sizeof message);
+    if (status != WF_DERIVE_OK) {
+        wf_outcome_fail(out, status, "%s", message);
+        return;
+    }
+    size_t row_bytes = (size_t)width * (size_t)plan->channels;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *source = plane + (size_t)y * (size_t)stride;
+        uint8_t *destination = sink->row(sink->self);
+        if (wf_heif_color_is_copy(plan)) memcpy(destination, source, row_bytes);
+        else wf_heif_color_row(plan, source, destination, width);
+        sink->commit(sink->self);
+    }
+}
+
+static void decode_primary(wf_heif *heif, const wf_decode_options *options, const char *name, wf_pixel_sink *sink,
+                           wf_decode_outcome *out) {
+    int alpha = heif_image_handle_has_alpha_channel(heif->primary);
+    int bits = heif_image_handle_get_luma_bits_per_pixel(heif->primary);
+    int deep = bits > 8;
+    uint64_t width = (uint64_t)heif_image_handle_get_width(heif->primary);
+    uint64_t height = (uint64_t)heif_image_handle_get_height(heif->primary);
+    uint64_t need = width * height * (alpha ? 4 : 3) * (deep ? 2 : 1);
+    if (need > options->max_memory) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "decoding this %s would need %llu MiB, over the %llu MiB limit", name,
+                        (unsigned long long)(need >> 20), (unsigned long long)(options->max_memory >> 20));
+        return;
+    }
+    enum heif_chroma chroma = deep ? (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+                                   : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB);
+    struct heif_decoding_options *decoding = heif_decoding_options_alloc();
+    if (!decoding) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+        return;
+    }
+    decoding->ignore_transformations = 0;
+    /* A damaged bitstream is an error, not a picture of noise (libde265 decodes through damage otherwise). */
+    decoding->strict_decoding = 1;
+    struct heif_image *image = NULL;
+    struct heif_error error = heif_decode_image(heif->primary, &image, heif_colorspace_RGB, chroma, decoding);
+    heif_decoding_options_free(decoding);
+    if (error.code != heif_error_Ok) {
+        fail_heif(heif, out, error, name);
+        if (image) heif_image_release(image);
+        return;
+    }
+    int decoded_bits = deep ? heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) : 8;
+    wf_heif_color plan;
+    if (wf_heif_color_plan(heif->primary, image, decoded_bits > 8 ? decoded_bits : 8, alpha ? 4 : 3, &plan) != 0) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+    } else {
+        push_rows(image, &plan, (uint32_t)heif_image_get_width(image, heif_channel_interleaved),
+                  (uint32_t)heif_image_get_height(image, heif_channel_interleaved), sink, out);
+        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc && plan.icc_length <= WF_MAX_ICC_LENGTH) {
+            out->icc = plan.icc; /* handed over */
+            out->icc_length = plan.icc_length;
+            plan.icc = NULL;
+        }
+    }
+    wf_heif_color_free(&plan);
+    heif_image_release(image);
+}
 
 void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
-    (void)stream;
-    (void)options;
-    (void)sink;
-    wf_outcome_fail(out, WF_DERIVE_ERR_UNSUPPORTED, "HEIF is not decoded yet");
+    const uint8_t *first;
+    size_t length = wf_stream_peek(stream, &first);
+    const char *name = length >= 12 && memcmp(first + 8, "avi", 3) == 0 ? "AVIF" : "HEIF";
+    wf_heif heif;
+    struct heif_error error;
+    if (wf_heif_open(&heif, stream, 0, &error) != 0) fail_heif(&heif, out, error, name);
+    else decode_primary(&heif, options, name, sink, out);
+    wf_heif_close(&heif);
 }

@@ -1,0 +1,148 @@
+/* libheif over wf_stream: positions are read with pread (or from memory), so parsing the boxes costs
+ * only the bytes of the boxes, never the image data. */
+#include "heif_support.h"
+#include "source_file.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static pthread_once_t initialised = PTHREAD_ONCE_INIT;
+
+/* libheif wants one heif_init before use (it loads its decoders); it is reference counted and never
+ * undone here: the process ends first. */
+static void initialise(void) { heif_init(NULL); }
+
+static int64_t get_position(void *self) { return ((wf_heif *)self)->position; }
+
+static int read_bytes(void *data, size_t size, void *self) {
+    wf_heif *heif = self;
+    if (heif->position < 0 || (uint64_t)heif->position + size > (uint64_t)heif->size) return -1;
+    if (heif->header_only && size > WF_HEIF_HEADER_READ) {
+        memset(data, 0, size);  /* image data, which a header does not need: never read */
+    } else if (wf_stream_read_at(heif->stream, (uint64_t)heif->position, data, size) != size) {
+        return -1;
+    }
+    heif->position += (int64_t)size;
+    return 0;
+}
+
+static int seek(int64_t position, void *self) {
+    wf_heif *heif = self;
+    if (position < 0 || position > heif->size) return -1;
+    heif->position = position;
+    return 0;
+}
+
+static enum heif_reader_grow_status wait_for_file_size(int64_t target, void *self) {
+    return target <= ((wf_heif *)self)->size ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof;
+}
+
+static const struct heif_reader reader = {
+    .reader_api_version = 1,
+    .get_position = get_position,
+    .read = read_bytes,
+    .seek = seek,
+    .wait_for_file_size = wait_for_file_size,
+};
+
+int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_error *error) {
+    pthread_once(&initialised, initialise);
+    memset(heif, 0, sizeof *heif);
+    heif->stream = stream;
+    heif->header_only = header_only;
+    heif->size = wf_stream_size(stream);
+    if (heif->size < 0) {
+        *error = (struct heif_error){heif_error_Input_does_not_exist, heif_suberror_Unspecified, "not a regular file"};
+        return -1;
+    }
+    heif->context = heif_context_alloc();
+    if (!heif->context) {
+        *error = (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
+        return -1;
+    }
+    heif_context_set_maximum_image_size_limit(heif->context, WF_HEIF_MAX_SIDE);
+    *error = heif_context_read_from_reader(heif->context, &reader, heif, NULL);
+    if (error->code != heif_error_Ok) return -1;
+    *error = heif_context_get_primary_image_handle(heif->context, &heif->primary);
+    return error->code == heif_error_Ok ? 0 : -1;
+}
+
+void wf_heif_close(wf_heif *heif) {
+    if (heif->primary) heif_image_handle_release(heif->primary);
+    if (heif->context) heif_context_free(heif->context);
+    heif->primary = NULL;
+    heif->context = NULL;
+}
+
+/* Whether the file ends inside one of its top-level boxes (libheif then often reports a box as missing
+ * rather than cut short); fills `kind` with the box's type. */
+static int ends_inside_a_box(wf_stream *stream, int64_t size, char kind[5]) {
+    uint64_t at = 0;
+    for (int boxes = 0; boxes < 10000 && at + 8 <= (uint64_t)size; boxes++) {
+        uint8_t header[16];
+        if (wf_stream_read_at(stream, at, header, 8) != 8) return 0;
+        uint64_t length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
+        if (length == 1) {
+            if (wf_stream_read_at(stream, at + 8, header + 8, 8) != 8) return 0;
+            length = 0;
+            for (int i = 8; i < 16; i++) length = length << 8 | header[i];
+        }
+        if (length == 0) return 0; /* to the end of the file */
+        if (length < 8) return 0;
+        if (length > (uint64_t)size - at) {
+            for (int i = 0; i < 4; i++) kind[i] = header[4 + i] >= 0x20 && header[4 + i] < 0x7F ? (char)header[4 + i] : '?';
+            kind[4] = '\0';
+            return 1;
+        }
+        at += length;
+    }
+    /* A file shorter than one box header is cut short too. */
+    if (at < 8 && (uint64_t)size < 8) {
+        snprintf(kind, 5, "ftyp");
+        return 1;
+    }
+    return 0;
+}
+
+wf_status wf_heif_status(struct heif_error error) {
+    switch (error.code) {
+    case heif_error_Ok: return WF_OK;
+    case heif_error_Input_does_not_exist: return WF_ERR_IO;
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature: return WF_ERR_UNSUPPORTED;
+    case heif_error_Invalid_input: return error.subcode == heif_suberror_End_of_data ? WF_ERR_TRUNCATED : WF_ERR_CORRUPT;
+    default: return WF_ERR_CORRUPT;
+    }
+}
+
+/* libheif's message on one line: its line breaks and control characters become spaces, trailing ones go. */
+static void one_line(char *text) {
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F) *c = ' ';
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
+}
+
+void wf_heif_describe(const wf_heif *heif, struct heif_error error, const char *name, char *text, size_t size,
+                      wf_status *status) {
+    char message[160];
+    snprintf(message, sizeof message, "%s", error.message && error.message[0] ? error.message : "unknown error");
+    one_line(message);
+    wf_lowercase_first(message);
+    *status = wf_heif_status(error);
+    char kind[5];
+    if ((*status == WF_ERR_CORRUPT || *status == WF_ERR_TRUNCATED) && heif->stream && heif->size >= 0 &&
+        ends_inside_a_box(heif->stream, heif->size, kind)) {
+        *status = WF_ERR_TRUNCATED;
+        snprintf(text, size, "truncated %s: the file ends inside its '%s' box, after %lld bytes", name, kind,
+                 (long long)heif->size);
+        return;
+    }
+    switch (*status) {
+    case WF_ERR_TRUNCATED: snprintf(text, size, "truncated %s: %s", name, message); break;
+    case WF_ERR_UNSUPPORTED: snprintf(text, size, "unsupported %s: %s", name, message); break;
+    case WF_ERR_IO: snprintf(text, size, "cannot read: %s", message); break;
+    default: snprintf(text, size, "corrupt %s: %s", name, message); break;
+    }
+}

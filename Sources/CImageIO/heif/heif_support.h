@@ -1,0 +1,47 @@
+/* Internal: libheif behind Waterfall's conventions (a reader over wf_stream, limits set before any box is
+ * parsed, errors as one line, nothing printed). */
+#ifndef WF_HEIF_SUPPORT_H
+#define WF_HEIF_SUPPORT_H
+
+#include <libheif/heif.h>
+
+#include "cimageio.h"
+#include "stream.h"
+
+/* libheif refuses images wider or taller than this while it parses (its own security limit; the pixel
+ * cap is Waterfall's, checked on the display size). */
+#define WF_HEIF_MAX_SIDE 32768
+
+/* An open HEIF (HEIC or AVIF) file: the context over the stream, and its primary image. */
+typedef struct {
+    struct heif_context *context;
+    struct heif_image_handle *primary;
+    wf_stream *stream;
+    int64_t position;
+    int64_t size;
+    int header_only;
+} wf_heif;
+
+/* Reads longer than this are image data, in a header-only open (see wf_heif_open). */
+#define WF_HEIF_HEADER_READ 4096
+
+/* Opens `stream` and its primary image; 0 on success, else the error (`*error` is libheif's). Always
+ * call wf_heif_close.
+ *
+ * `header_only`: libheif 1.15 reads every item's data while it opens a file (the image data too, to look
+ * for metadata in it), so a header read would cost the whole file. Then reads longer than
+ * WF_HEIF_HEADER_READ are answered with zeros, never read: the boxes, the grid descriptors and the small
+ * items that a header needs are all shorter; only the images' data (and a large ICC profile or Exif
+ * item, which a header does not use) is longer. Such a context must not be used to decode. */
+int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_error *error);
+void wf_heif_close(wf_heif *heif);
+
+/* The status a libheif error stands for. */
+wf_status wf_heif_status(struct heif_error error);
+
+/* An error of `heif` as one line, "truncated HEIF: …" or "corrupt HEIF: …" (`name` is "HEIF" or "AVIF"),
+ * and its status: a file that ends inside one of its boxes is truncated whatever libheif says. */
+void wf_heif_describe(const wf_heif *heif, struct heif_error error, const char *name, char *text, size_t size,
+                      wf_status *status);
+
+#endif
