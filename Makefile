@@ -22,7 +22,7 @@ help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
-	@echo "make browser-test    the built gallery in headless Chromium at 360, 768, 1024, 1440 and 2560 px"
+	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
 	@echo "make soak            the hostile-folder test with a random seed and SOAK_CASES cases (SOAK_SEED to replay)"
 	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
@@ -52,11 +52,14 @@ unit-test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The built gallery in headless Chromium at five widths (Selenium in .venv, Debian's chromium + chromedriver).
+# The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
+# Selenium in .venv; WebKit runs under an Xvfb the tests start and end. Every engine must run here.
+BROWSER_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver gir1.2-webkit2-4.1 python3-gi xvfb xauth
+
 browser-test: venv
-	@scripts/ensure-packages chromium chromium-driver
+	@scripts/ensure-packages $(BROWSER_PACKAGES)
 	$(SWIFT) build
-	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Browser
+	WATERFALL_BIN=.build/debug/waterfall WATERFALL_REQUIRE_ENGINES=all .venv/bin/python -m pytest -q Tests/Browser
 
 # Generated hostile folders (names, links, FIFOs, configs, themes, odd cache folders) built, changed and
 # rebuilt by the real binary; the invariants of issue 10 after every build (Tests/Hostile/README.md).

@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: the site under test (built once per session) and three Chromium browsers.
+"""Fixtures for the browser tests: the site under test (built once per session) and, for every engine in
+engines/ (Chromium, Firefox, WebKit), three browsers: normal, images blocked, JavaScript disabled.
 
 Environment:
   WATERFALL_BIN      the `waterfall` binary (default: .build/debug/waterfall under the repository root)
@@ -6,6 +7,8 @@ Environment:
   WATERFALL_PAGE     an existing index.html to test instead of building one (e.g. the hand-made
                      Tests/Browser/sample_page/index.html); the photos' sizes then come from inspect.json
                      beside it, or from `WATERFALL_BIN inspect --json` on the images under its folder
+  WATERFALL_ENGINES  the engines to run, comma-separated (default: chromium,firefox,webkit)
+  WATERFALL_REQUIRE_ENGINES  engines that must run (comma-separated, or "all"): fail instead of skip
 Relative paths given in these variables are taken from the current directory; the defaults from the
 repository root.
 """
@@ -18,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
+import engines
 import harness
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "Tests" / "Artifacts" / "browser"
 WIDTHS = [360, 768, 1024, 1440, 2560]
-IMAGE_FORMATS = {".jpg", ".jpeg", ".png"}
+IMAGE_FORMATS = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".avif", ".webp", ".gif"}
 
 
 def _path_from_env(name: str, default: Path) -> Path:
@@ -75,34 +79,87 @@ def site(tmp_path_factory) -> Site:
     return Site(index, photos)
 
 
-# -- browsers: one per configuration, for the whole session, started when first needed ----------------------
+# -- browsers: per engine, one per configuration, started when first needed ----------------------------------
+
+# WATERFALL_ENGINES narrows the engines run (comma-separated); WATERFALL_REQUIRE_ENGINES names engines that
+# must run (comma-separated, or "all"): for those, an engine that cannot start fails instead of skipping.
+ENGINES = [e for e in os.environ.get("WATERFALL_ENGINES", ",".join(engines.ENGINES)).split(",") if e]
+_required = os.environ.get("WATERFALL_REQUIRE_ENGINES", "")
+REQUIRED = set(engines.ENGINES) if _required == "all" else {e for e in _required.split(",") if e}
+
+CONFIGS = {"normal": {}, "images blocked": {"block_images": True}, "JavaScript disabled": {"javascript": False}}
+
+
+class Browsers:
+    """Every browser of the session, by (engine, configuration). An engine that cannot start is remembered
+    with its reason, so its later tests skip (or fail, if required) at once instead of retrying."""
+
+    def __init__(self):
+        self.open: dict[tuple[str, str], harness.Browser] = {}
+        self.unavailable: dict[str, str] = {}
+
+    def get(self, engine: str, config: str = "normal") -> harness.Browser:
+        if engine in self.unavailable:
+            self._give_up(engine)
+        key = (engine, config)
+        if key not in self.open:
+            try:
+                self.open[key] = harness.Browser.start(engine, config, **CONFIGS[config])
+            except engines.EngineUnavailable as error:
+                self.unavailable[engine] = str(error)
+                self._give_up(engine)
+        return self.open[key]
+
+    def _give_up(self, engine: str):
+        reason = f"{engine} unavailable: {self.unavailable[engine]}"
+        if engine in REQUIRED:
+            pytest.fail(reason + " (WATERFALL_REQUIRE_ENGINES names it)")
+        pytest.skip(reason)
+
+    def close(self, engine: str):
+        for key in [k for k in self.open if k[0] == engine]:
+            self.open.pop(key).quit()
+
+    def close_all(self):
+        for engine in {k[0] for k in self.open}:
+            self.close(engine)
 
 
 @pytest.fixture(scope="session")
-def normal_browser():
-    browser = harness.Browser.start("normal")
-    yield browser
-    browser.quit()
+def browsers():
+    pool = Browsers()
+    yield pool
+    pool.close_all()
+    engines.shutdown()  # WebKit's Xvfb
+    harness.remove_probe_page()
 
 
-@pytest.fixture(scope="session")
-def blocked_browser():
-    browser = harness.Browser.start("images blocked", block_images=True)
-    yield browser
-    browser.quit()
+@pytest.fixture(scope="session", params=ENGINES)
+def engine(request, browsers):
+    """Session-scoped, so pytest runs one engine's tests together and its browsers close before the next."""
+    yield request.param
+    browsers.close(request.param)
 
 
-@pytest.fixture(scope="session")
-def nojs_browser():
-    browser = harness.Browser.start("JavaScript disabled", javascript=False)
-    yield browser
-    browser.quit()
+@pytest.fixture
+def normal_browser(browsers, engine) -> harness.Browser:
+    return browsers.get(engine, "normal")
+
+
+@pytest.fixture
+def blocked_browser(browsers, engine) -> harness.Browser:
+    return browsers.get(engine, "images blocked")
+
+
+@pytest.fixture
+def nojs_browser(browsers, engine) -> harness.Browser:
+    return browsers.get(engine, "JavaScript disabled")
 
 
 @dataclass
 class Runs:
-    """Each measurement made once per width and shared by every test that reads it."""
-    request: pytest.FixtureRequest
+    """Each measurement made once per engine and width, and shared by every test that reads it."""
+    browsers: Browsers
     site: Site
     cache: dict = field(default_factory=dict)
 
@@ -111,23 +168,22 @@ class Runs:
             self.cache[key] = make()
         return self.cache[key]
 
-    def normal(self, width: int) -> harness.NormalRun:
-        browser = self.request.getfixturevalue("normal_browser")
-        return self._memo(("normal", width), lambda: browser.measure_normal(
-            self.site.url, width, screenshot=ARTIFACTS / f"gallery-{width}.png"))
+    def normal(self, engine: str, width: int) -> harness.NormalRun:
+        return self._memo(("normal", engine, width), lambda: self.browsers.get(engine).measure_normal(
+            self.site.url, width, screenshot=ARTIFACTS / f"gallery-{engine}-{width}.png"))
 
-    def blocked(self, width: int) -> harness.Geometry:
-        browser = self.request.getfixturevalue("blocked_browser")
-        return self._memo(("blocked", width), lambda: browser.measure_geometry(self.site.url, width))
+    def blocked(self, engine: str, width: int) -> harness.Geometry:
+        return self._memo(("blocked", engine, width), lambda: self.browsers.get(engine, "images blocked")
+                          .measure_geometry(self.site.url, width))
 
-    def nojs(self, width: int) -> harness.Geometry:
-        browser = self.request.getfixturevalue("nojs_browser")
-        return self._memo(("nojs", width), lambda: browser.measure_geometry(self.site.url, width))
+    def nojs(self, engine: str, width: int) -> harness.Geometry:
+        return self._memo(("nojs", engine, width), lambda: self.browsers.get(engine, "JavaScript disabled")
+                          .measure_geometry(self.site.url, width))
 
 
 @pytest.fixture(scope="session")
-def runs(request, site) -> Runs:
-    return Runs(request, site)
+def runs(browsers, site) -> Runs:
+    return Runs(browsers, site)
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")

@@ -646,17 +646,50 @@ def check_same_geometry(reference: Geometry, other: Geometry, what: str) -> list
 
 
 def check_no_layout_shift(run: NormalRun) -> list[str]:
-    if run.shifts is None:
-        return ["the browser does not support layout-shift entries"]
-    counted = [s for s in run.shifts if not s["hadRecentInput"]]
+    """No layout shift, seen three ways: the Layout Instability API where the engine has it (Chromium), the
+    motion recorder in every engine, and the tile rects right after load against those at the end."""
+    return (check_layout_shift_entries(run.shifts) + check_motion(run.motion)
+            + check_same_geometry(run.before, run.after, "after images loaded"))
+
+
+def check_layout_shift_entries(shifts: list[dict] | None) -> list[str]:
+    if shifts is None:
+        return []  # no Layout Instability API in this engine; the motion recorder covers it
+    counted = [s for s in shifts if not s["hadRecentInput"]]
     total = sum(s["value"] for s in counted)
+    if total == 0:
+        return []
+    detail = "; ".join(f"{s['value']:.4f} at {s['startTime']:.0f} ms by "
+                       + ", ".join(f"{src['node']} {src['previous']}→{src['current']}" for src in s["sources"][:2])
+                       for s in counted[:3])
+    return [f"cumulative layout shift {total:.5f} in {len(counted)} entries: {detail}"]
+
+
+def check_motion(motion: dict | None) -> list[str]:
+    if motion is None:
+        return ["the motion recorder did not run on the page (no preload script?)"]
+    if motion["frames"] < 2 or motion["elements"] == 0:
+        return [f"the motion recorder saw {motion['frames']} frames and {motion['elements']} elements: it "
+                "cannot have watched the page load"]
+    if not motion["moves"]:
+        return []
+    detail = "; ".join(f"{m['node']} {m['before']}→{m['now']} in frame {m['frame']}" for m in motion["moves"][:3])
+    return [f"elements moved between frames ({len(motion['moves'])} moves): {detail}"]
+
+
+def check_engines_agree(measured: dict[str, dict], tolerance: float) -> list[str]:
+    """measured: engine -> {tile index: board-relative (x, y, w, h)}; all compared with the first engine."""
+    (reference, expected), *others = measured.items()
     problems = []
-    if total != 0:
-        detail = "; ".join(f"{s['value']:.4f} at {s['startTime']:.0f} ms by "
-                           + ", ".join(f"{src['node']} {src['previous']}→{src['current']}" for src in s["sources"][:2])
-                           for s in counted[:3])
-        problems.append(f"cumulative layout shift {total:.5f} in {len(counted)} entries: {detail}")
-    problems += check_same_geometry(run.before, run.after, "after images loaded")
+    for engine, rects in others:
+        if rects.keys() != expected.keys():
+            problems.append(f"{engine} has tiles {sorted(rects)} and {reference} {sorted(expected)}")
+            continue
+        for index, rect in expected.items():
+            off = max(abs(a - b) for a, b in zip(rect, rects[index]))
+            if off > tolerance:
+                problems.append(f"tile {index}: {engine} {tuple(round(v, 2) for v in rects[index])}, {reference} "
+                                f"{tuple(round(v, 2) for v in rect)} (x, y, w, h from the board; off by {off:.2f} px)")
     return problems
 
 

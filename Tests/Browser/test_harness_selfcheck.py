@@ -1,5 +1,5 @@
 """Self-check of the harness: the hand-made sample page passes every check, and deliberately broken copies
-of it fail the check meant to catch each fault. If one of these tests fails, a check in harness.py has gone
+of it fail the check meant to catch each fault, in every engine. If one of these tests fails, a check in harness.py has gone
 blind (or the sample page has rotted), and a green test_gallery.py would prove nothing.
 
 Runs on sample_page/ whatever WATERFALL_PAGE / WATERFALL_BIN say, and reuses the session's browsers.
@@ -191,8 +191,12 @@ def test_layout_shift_is_caught(normal_browser, tmp_path, slow_server):
     # shift certain, so this check is proven to see one.
     index = broken_copy(tmp_path, _unsized)
     run = measure(normal_browser, slow_server(index.parent) + "index.html")
+    # The motion recorder must see it in every engine; the Layout Instability API too where it exists.
+    assert harness.check_motion(run.motion), run.motion
+    if run.shifts is not None:
+        assert harness.check_layout_shift_entries(run.shifts), run.shifts
     problems = harness.check_no_layout_shift(run)
-    assert any(p.startswith("cumulative layout shift") for p in problems), problems
+    assert any(p.startswith("elements moved between frames") for p in problems), problems
 
 
 def test_tiles_moving_when_lazy_images_arrive_are_caught(normal_browser, tmp_path, slow_server):
@@ -205,6 +209,23 @@ def test_tiles_moving_when_lazy_images_arrive_are_caught(normal_browser, tmp_pat
     run = measure(normal_browser, slow_server(index.parent) + "index.html")
     problems = harness.check_no_layout_shift(run)
     assert any("after images loaded" in p for p in problems), problems
+
+
+def test_a_tile_one_pixel_off_between_engines_is_caught(normal_browser, tmp_path):
+    # Two readings standing for two engines: the sample page and a copy with tile 2 one pixel lower.
+    index = broken_copy(tmp_path, add_css('[data-tile="2"]{top:1px !important}'))
+    good = measure(normal_browser, SAMPLE_PAGE.as_uri()).after.board_relative()
+    off = measure(normal_browser, index).after.board_relative()
+    assert not harness.check_engines_agree({"a": good, "b": good}, 0.25)
+    problems = harness.check_engines_agree({"a": good, "b": off}, 0.25)
+    assert len(problems) == 1 and problems[0].startswith("tile 2:"), problems
+
+
+def test_motion_recorder_runs_in_the_normal_browser(normal_browser):
+    # Without it, engines lacking the Layout Instability API would check layout shifts with nothing.
+    run = measure(normal_browser, SAMPLE_PAGE.as_uri())
+    assert run.motion is not None and run.motion["frames"] >= 2 and run.motion["elements"] > 0, run.motion
+    assert harness.check_motion(None)
 
 
 # -- the build path, with a stand-in for the waterfall binary ------------------------------------------------

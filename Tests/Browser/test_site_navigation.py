@@ -1,4 +1,4 @@
-"""Photo pages and pagination in a real browser: a tile opens its photo page, next and previous walk the
+"""Photo pages and pagination in real browsers (every engine): a tile opens its photo page, next and previous walk the
 album, the back link returns to the gallery page that holds the photo, a pager link reaches page 2, and
 photo pages do not shift while their image loads."""
 import json
@@ -30,89 +30,79 @@ def paged_site(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    b = harness.Browser.start("navigation")
-    yield b
-    b.quit()
-
-
 def page_name(url: str) -> str:
     return unquote(Path(urlparse(url).path).name)
 
 
-def click(browser, selector: str):
-    link = browser.driver.find_element("css selector", selector)
-    href = link.get_attribute("href")
-    browser.driver.get(href)  # following the link as a click would, without depending on scrolling
+def click(browser, selector: str) -> str:
+    """Follows the first link matching selector, as a click would, without depending on scrolling."""
+    href = browser.link(selector)
+    assert href, f"no link {selector!r} on {browser.url()}"
+    browser.navigate(href)
     return href
 
 
-def test_tile_to_photo_page_and_through_the_album(paged_site, browser):
+def test_tile_to_photo_page_and_through_the_album(paged_site, normal_browser):
+    browser = normal_browser
     browser.load((paged_site / "index.html").as_uri(), 1024, 800)
     first = click(browser, '[data-tile="0"] a')
     assert "/photos/" in first and page_name(first).endswith(".html")
-    seen = [page_name(browser.driver.current_url)]
+    seen = [page_name(browser.url())]
     # Walk forward with "next" over the end of page 1, then back with "previous".
     for _ in range(PER_PAGE + 1):
         click(browser, 'a[rel="next"]')
-        seen.append(page_name(browser.driver.current_url))
+        seen.append(page_name(browser.url()))
     assert len(set(seen)) == len(seen), f"next visited a page twice: {seen}"
     back = click(browser, "a.wf-back")
     assert page_name(back).startswith("page-2.html"), f"photo {PER_PAGE + 1} is on page 2, back went to {back}"
     assert urlparse(back).fragment == f"tile-{(PER_PAGE + 1) % PER_PAGE}"  # photo 7 is the second tile of page 2
-    tile = browser.driver.find_element("css selector", f"#{urlparse(back).fragment}")
-    assert page_name(tile.find_element("css selector", "a").get_attribute("href")) == seen[-1]
-    browser.driver.get(paged_site.joinpath("photos", seen[-1]).as_uri())
+    assert page_name(browser.link(f"#{urlparse(back).fragment} a")) == seen[-1]
+    browser.navigate(paged_site.joinpath("photos", seen[-1]).as_uri())
     for _ in range(PER_PAGE + 1):
         click(browser, 'a[rel="prev"]')
-    assert page_name(browser.driver.current_url) == seen[0]
+    assert page_name(browser.url()) == seen[0]
 
 
-def test_pager_reaches_page_two(paged_site, browser):
+def test_pager_reaches_page_two(paged_site, normal_browser):
+    browser = normal_browser
     browser.load((paged_site / "index.html").as_uri(), 1024, 800)
-    current = browser.driver.find_element("css selector", '.wf-pager [aria-current="page"]').text
-    assert current == "1"
+    assert browser.text('.wf-pager [aria-current="page"]') == "1"
     href = click(browser, '.wf-pager a[rel="next"]')
     assert page_name(href) == "page-2.html"
-    assert browser.driver.find_element("css selector", '.wf-pager [aria-current="page"]').text == "2"
-    tiles = browser.driver.find_elements("css selector", "[data-tile]")
-    assert 0 < len(tiles) <= PER_PAGE
+    assert browser.text('.wf-pager [aria-current="page"]') == "2"
+    tiles = browser.run("return document.querySelectorAll('[data-tile]').length")
+    assert 0 < tiles <= PER_PAGE
+
+
+PHOTO_BOX = ".wf-photo img"
+WAIT_FOR_PHOTO_JS = ("const done = arguments[0]; const img = document.querySelector('.wf-photo img');"
+                     "if (img.complete) done(); else img.addEventListener('load', () => done());")
 
 
 @pytest.mark.parametrize("width", [360, 1440])
-def test_photo_pages_do_not_shift(paged_site, browser, width):
+def test_photo_pages_do_not_shift(paged_site, normal_browser, width):
+    browser = normal_browser
     photo_page = sorted((paged_site / "photos").glob("*.html"))[1]
     browser.load(photo_page.as_uri(), width, 800)
-    browser.driver.execute_script(harness.LAYOUT_SHIFT_OBSERVER_JS)
-    box = browser.driver.execute_script(
-        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.width, r.height]")
-    browser.driver.execute_async_script(
-        "const done = arguments[0]; const img = document.querySelector('.wf-photo img');"
-        "if (img.complete) done(); else img.addEventListener('load', () => done());")
-    after = browser.driver.execute_script(
-        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.width, r.height]")
-    assert box == after and box[0] > 0 and box[1] > 0, (box, after)
-    shifts = browser.driver.execute_async_script(harness.READ_SHIFTS_JS)
-    assert sum(s["value"] for s in shifts if not s.get("hadRecentInput")) == 0, shifts
+    observing = browser.run(harness.LAYOUT_SHIFT_OBSERVER_JS)
+    box = browser.box(PHOTO_BOX)
+    browser.run_async(WAIT_FOR_PHOTO_JS)
+    after = browser.box(PHOTO_BOX)
+    assert box == after and box[2] > 0 and box[3] > 0, (box, after)
+    read = browser.read_shifts()
+    problems = (harness.check_layout_shift_entries(read["shifts"] if observing else None)
+                + harness.check_motion(read["motion"]))
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("width", [360, 1440])
-def test_photo_page_box_is_known_without_the_image(paged_site, browser, width):
+def test_photo_page_box_is_known_without_the_image(paged_site, normal_browser, blocked_browser, width):
     """The view image's box with images blocked equals its box once loaded: fixed before any byte arrives."""
     photo_page = sorted((paged_site / "photos").glob("*.html"))[1]
-    blocked = harness.Browser.start("photo-blocked", block_images=True)
-    try:
-        blocked.load(photo_page.as_uri(), width, 800)
-        without = blocked.driver.execute_script(
-            "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
-    finally:
-        blocked.quit()
-    browser.load(photo_page.as_uri(), width, 800)
-    browser.driver.execute_async_script(
-        "const done = arguments[0]; const img = document.querySelector('.wf-photo img');"
-        "if (img.complete) done(); else img.addEventListener('load', () => done());")
-    loaded = browser.driver.execute_script(
-        "const r = document.querySelector('.wf-photo img').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+    blocked_browser.load(photo_page.as_uri(), width, 800)
+    without = blocked_browser.box(PHOTO_BOX)
+    normal_browser.load(photo_page.as_uri(), width, 800)
+    normal_browser.run_async(WAIT_FOR_PHOTO_JS)
+    loaded = normal_browser.box(PHOTO_BOX)
     assert without[2] > 0 and without[3] > 0, without
     assert [round(v, 1) for v in without] == [round(v, 1) for v in loaded], (without, loaded)

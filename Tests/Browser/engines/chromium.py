@@ -96,6 +96,7 @@ def start(*, javascript=True, block_images=False, preload=None) -> ChromiumDrive
     except Exception as error:  # noqa: BLE001 - any failure to start means the engine is not available
         raise EngineUnavailable(f"chromium did not start: {str(error).strip().splitlines()[0]}") from None
     try:
+        driver.command_executor._client_config.timeout = 120  # a stuck browser fails a test, not the run
         driver.set_script_timeout(60)
         driver.set_page_load_timeout(60)
         if block_images:

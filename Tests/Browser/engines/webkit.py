@@ -8,7 +8,10 @@ WebKitWebDriver through Selenium, with webkit_host.py as the browser, under an X
   bars are overlay ones (they take no width).
 - JavaScript off, images blocked, preload: settings of the web view, given to webkit_host.py as arguments
   (--no-javascript, --block-images, --user-script=FILE); see there.
-- Screenshots: WebDriver's, the viewport only.
+- Screenshots: WebDriver's, the viewport only. A full page is stitched from viewport shots (GdkPixbuf in
+  the system python3): growing the window to the page's height does not work, as WebKitGTK under Xvfb takes
+  minutes or never answers for a screenshot much over 4 megapixels (2000x2000 took 40 s, 2560x2843 hung).
+- Every WebDriver command answers within COMMAND_TIMEOUT, so a stuck browser fails a test, not the run.
 """
 from __future__ import annotations
 
@@ -26,6 +29,26 @@ XVFB = os.environ.get("WATERFALL_XVFB", "/usr/bin/Xvfb")
 HOST = Path(__file__).resolve().parent / "webkit_host.py"
 HOST_NAME = "waterfall-webkit-host"
 SCREEN = "4000x3000x24"
+COMMAND_TIMEOUT = 120
+
+# Pastes viewport screenshots (argv: width height then y=file pairs) into one PNG written to stdout.
+STITCH_PY = r"""
+import sys, gi
+gi.require_version("GdkPixbuf", "2.0")
+from gi.repository import GdkPixbuf
+width, height = int(sys.argv[1]), int(sys.argv[2])
+page = GdkPixbuf.Pixbuf.new(GdkPixbuf.Colorspace.RGB, False, 8, width, height)
+for part in sys.argv[3:]:
+    y, path = part.split("=", 1)
+    shot = GdkPixbuf.Pixbuf.new_from_file(path)
+    rows = min(shot.get_height(), height - int(y))
+    shot.copy_area(0, 0, min(width, shot.get_width()), rows, page, 0, int(y))
+ok, data = page.save_to_bufferv("png", [], [])
+sys.stdout.buffer.write(data)
+"""
+
+SCROLL_AND_SETTLE_JS = ("const done = arguments[arguments.length - 1]; window.scrollTo(0, arguments[0]);"
+                        "requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY)));")
 
 _display = {"process": None, "name": None}
 
@@ -99,6 +122,25 @@ class WebKitDriver(Driver):
     def screenshot_png(self):
         return self.driver.get_screenshot_as_png()
 
+    def full_page_png(self):
+        width, height, view, start = self.run("const d = document.documentElement; "
+                                              "return [d.clientWidth, d.scrollHeight, window.innerHeight, window.scrollY]")
+        folder = Path(tempfile.mkdtemp(prefix="waterfall-webkit-shots-"))
+        try:
+            parts = []
+            for top in range(0, height, view):
+                y = self.run_async(SCROLL_AND_SETTLE_JS, top)  # the last one stops at the bottom
+                (folder / f"{y}.png").write_bytes(self.screenshot_png())
+                parts.append(f"{y}={folder / f'{y}.png'}")
+            self.run_async(SCROLL_AND_SETTLE_JS, start)
+            result = subprocess.run(["/usr/bin/python3", "-c", STITCH_PY, str(width), str(height), *parts],
+                                    capture_output=True, timeout=120)
+            if result.returncode != 0:
+                raise RuntimeError(f"stitching screenshots failed: {result.stderr.decode(errors='replace')[-300:]}")
+            return result.stdout
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def quit(self):
         try:
             self.driver.quit()  # ends the session (and with it webkit_host.py) and WebKitWebDriver
@@ -145,6 +187,7 @@ def start(*, javascript=True, block_images=False, preload=None) -> WebKitDriver:
             shutil.rmtree(script_dir, ignore_errors=True)
         raise EngineUnavailable(f"WebKitGTK did not start: {str(error).strip().splitlines()[0]}") from None
     try:
+        driver.command_executor._client_config.timeout = COMMAND_TIMEOUT  # Selenium's default: none
         driver.set_script_timeout(60)
         driver.set_page_load_timeout(60)
     except BaseException:
