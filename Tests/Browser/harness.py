@@ -235,6 +235,20 @@ def photos_from_inspect_json(entries: list[dict]) -> dict[str, tuple[int, int]]:
     return photos
 
 
+def fixture_listing(listing: Path) -> list[dict]:
+    """The entries of a formats/*/expected.json, each with its `file`: formats/heif lists them under
+    "fixtures", formats/webp maps file names to them. Adds `readable` (inspect gives a size), `decodable`
+    (its pixels decode: not heif's decodeError nor webp's derive) and `light` (no oversized view)."""
+    data = json.loads(listing.read_text(encoding="utf-8"))
+    entries = data["fixtures"] if "fixtures" in data else [dict(entry, file=name) for name, entry in data.items()]
+    for entry in entries:
+        entry.setdefault("format", listing.parent.name)
+        entry["readable"] = "error" not in entry and "width" in entry and "height" in entry
+        entry["decodable"] = entry["readable"] and "decodeError" not in entry and "derive" not in entry
+        entry["light"] = "viewError" not in entry and "view" not in entry
+    return entries
+
+
 # ----------------------------------------------------------------------------------------------------------
 # The browser
 

@@ -4,7 +4,6 @@ shifts. The formats come from the fixture folders, so WebP and GIF join when for
 land (their expected.json lists the files)."""
 from __future__ import annotations
 
-import json
 import shutil
 
 import pytest
@@ -27,11 +26,10 @@ def format_fixtures() -> dict[str, list]:
     formats/*/expected.json, portrait ones first (there the display size is most often not the stored one)."""
     chosen = {name: [FIXTURES / f for f in files] for name, files in STILL_FORMATS}
     for listing in sorted(FIXTURES.glob("formats/*/expected.json")):
-        entries = [e for e in json.loads(listing.read_text(encoding="utf-8"))["fixtures"]
-                   if "error" not in e and "decodeError" not in e and "width" in e]
+        entries = [e for e in harness.fixture_listing(listing) if e["decodable"] and e["light"]]
         entries.sort(key=lambda e: (e["width"] >= e["height"], e["file"]))
         for entry in entries:
-            files = chosen.setdefault(entry.get("format", listing.parent.name), [])
+            files = chosen.setdefault(entry["format"], [])
             if len(files) < PER_FORMAT:
                 files.append(listing.parent / entry["file"])
     return chosen
