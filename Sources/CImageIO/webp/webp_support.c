@@ -92,6 +92,7 @@ void wf_webp_describe_tag(const char *tag, char *text, size_t size) {
                                       : snprintf(text + used, size - used, "\\x%02X", c);
         used += (size_t)n;
     }
+    while (used > 0 && text[used - 1] == ' ') text[--used] = '\0'; /* "VP8 " reads as VP8 */
 }
 
 /* ---- a whole file in memory ---- */
