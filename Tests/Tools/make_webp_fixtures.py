@@ -155,8 +155,12 @@ def make(work):
     c["W03-alpha-lossy.webp"] = (work.cwebp(cut, "alpha-lossy.webp", "-q", "80"), ok(150, 100, alpha=True))
     c["W04-alpha-lossless.webp"] = (work.cwebp(cut, "alpha-lossless.webp", "-lossless"), ok(150, 100, alpha=True))
 
-    # VP8X with an ICC profile (Pillow's sRGB, renamed so the test can tell it from any default).
-    profile = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    # VP8X with an ICC profile (LittleCMS's sRGB, through Pillow).
+    profile = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    # LittleCMS stamps the creation time (and a profile ID over it): fixed, so a rerun gives the same bytes.
+    profile[24:36] = struct.pack(">6H", 2026, 1, 1, 0, 0, 0)
+    profile[84:100] = bytes(16)
+    profile = bytes(profile)
     with open(work.path("profile.icc"), "wb") as f:
         f.write(profile)
     run("webpmux", "-set", "icc", work.path("profile.icc"), work.path("lossy.webp"), "-o", work.path("icc.webp"))
@@ -183,7 +187,9 @@ def make(work):
     for path, duration in zip(flat, durations):
         args += ["-d", str(duration), path]
     run(*args, "-o", work.path("flat.webp"))
-    c["W08-animated-flat.webp"] = (work.read("flat.webp"), ok(90, 60, frames=4, durations=durations, loop=3))
+    # img2webp flags alpha in VP8X for its animations (frames are blended over the canvas), opaque as they are:
+    # "alpha" is what the header says; the tile is opaque (a JPEG).
+    c["W08-animated-flat.webp"] = (work.read("flat.webp"), ok(90, 60, alpha=True, frames=4, durations=durations, loop=3))
     buffer = io.BytesIO()
     frames = photo_frames((120, 80), 5, alpha=True)
     frames[0].save(buffer, "WEBP", save_all=True, append_images=frames[1:], duration=[70, 90, 110, 130, 150], loop=0,
@@ -263,7 +269,9 @@ def make(work):
     # Under both caps alone, over the animation budget (2,000,000,000 canvas pixels × frames): the tile is
     # made from the first frame, the animated view is refused before any frame is decoded.
     budget = [vp8x(ANIMATION, 5000, 5000), chunk(b"ANIM", bytes(6))] + [frame] * 81
-    c["W43-frame-pixels-bomb.webp"] = (riff(budget), ok(5000, 5000, frames=81, view="tooLarge"))
+    # Its 1-pixel frame leaves the rest of the canvas transparent in libwebp's WebPAnimDecoder, so the tile is a
+    # PNG; Pillow decodes it as RGB (black) because VP8X has no alpha flag, so its answer is not asked for.
+    c["W43-frame-pixels-bomb.webp"] = (riff(budget), ok(5000, 5000, frames=81, view="tooLarge", tile="png"))
     return c
 
 
@@ -279,6 +287,14 @@ def pillow_facts(path, decode=True):
             durations.append(image.info.get("duration"))
         return dict(width=image.width, height=image.height, frames=frames, alpha=image.mode == "RGBA",
                     loop=image.info.get("loop"), durations=durations)
+
+
+def tile_format(path):
+    """What a tile of it should be, from Pillow's decode of the first frame: PNG when some pixel is transparent."""
+    with Image.open(path) as image:
+        image.seek(0)
+        alpha = image.convert("RGBA").getchannel("A")
+        return "png" if alpha.getextrema()[0] < 255 else "jpeg"
 
 
 def refused_elsewhere(path):
@@ -309,6 +325,9 @@ def check(path, expected):
         assert facts["loop"] == expected["loop"], f"{path}: loop {facts['loop']} (Pillow)"
     info = subprocess.run(["webpinfo", "-quiet", path], capture_output=True, text=True)
     assert info.returncode == 0, f"{path}: webpinfo finds an error: {info.stdout}"
+    if expected["frames"] > 1:  # an animation's alpha is VP8X's flag (Pillow decodes every animation as RGBA)
+        flags = subprocess.run(["webpinfo", path], capture_output=True, text=True).stdout
+        assert ("Alpha: 1" in flags) == expected["alpha"], f"{path}: VP8X alpha flag != {expected['alpha']}"
     if expected.get("derive") != "corrupt":
         decoded = subprocess.run(["dwebp", path, "-o", "/dev/null"], capture_output=True)
         assert decoded.returncode == 0 or expected["frames"] > 1 or "view" in expected, f"{path}: dwebp fails"
@@ -332,6 +351,8 @@ def main():
         with open(path, "wb") as f:
             f.write(data)
         check(path, expectation)
+        if "error" not in expectation and "tile" not in expectation and expectation.get("derive") != "corrupt":
+            expectation["tile"] = tile_format(path)
         expected[name] = expectation
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, ensure_ascii=False, sort_keys=True)
