@@ -8,7 +8,7 @@
  * EXIF orientation is not applied to WebP: Chromium 156 and Firefox 153 ESR both show a WebP whose EXIF chunk
  * says Orientation 6 as stored (naturalWidth × naturalHeight unchanged, lossy and lossless, with or without
  * an "Exif\0\0" prefix), while they turn the same tag in a JPEG. So the orientation is always 1 and the EXIF
- * chunk is not even looked for here; the browser test pins this down.
+ * chunk is not even looked for here; Tests/Browser/test_webp_orientation.py pins this down for Chromium.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static int next_chunk(wf_webp_walk *walk, wf_header *out, const char *missing) {
 static int chunk_features(wf_webp_walk *walk, const uint8_t *prefix, size_t prefix_length,
                           WebPBitstreamFeatures *features, wf_header *out) {
     uint8_t bytes[12 + 8 + BITSTREAM_PREFIX];
-    memcpy(bytes, prefix, prefix_length);
+    if (prefix_length > 0) memcpy(bytes, prefix, prefix_length); /* memcpy from NULL is undefined, even of 0 bytes */
     memcpy(bytes + prefix_length, walk->tag, 4);
     for (int i = 0; i < 4; i++) bytes[prefix_length + 4 + i] = (uint8_t)(walk->size >> (8 * i));
     size_t payload = walk->size < BITSTREAM_PREFIX ? walk->size : BITSTREAM_PREFIX;
