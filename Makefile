@@ -80,12 +80,15 @@ soak: venv
 sanitize: deps
 	@mkdir -p .build/sanitize
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
-	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
+	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* \
+		$(FIXTURES)/formats/webp/*.webp
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
-	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(shell find SampleGallery -name "*.jpg" -o -name "*.png") \
+		$(FIXTURES)/formats/webp/*.webp
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
-		$(FIXTURES)/thumbnails/*.png $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+		$(FIXTURES)/thumbnails/*.png $(shell find SampleGallery -name "*.jpg" -o -name "*.png") \
+		$(FIXTURES)/formats/webp/*.webp
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz
@@ -96,12 +99,14 @@ sanitize: deps
 fuzz: .build/fuzz/fuzz_header
 	@mkdir -p .build/fuzz/corpus
 	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/corpus/
+	@cp $(FIXTURES)/formats/webp/*.webp .build/fuzz/corpus/
 	.build/fuzz/fuzz_header -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1 .build/fuzz/corpus
 
 # A short, seeded, deterministic run for `make test`.
 fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
 	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/smoke/
+	@cp $(FIXTURES)/formats/webp/*.webp .build/fuzz/smoke/
 	.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 .build/fuzz/smoke 2>&1 | tail -n 2
 
 $(BENCH_DIR)/io_floor: Benchmarks/headers/io_floor.c
