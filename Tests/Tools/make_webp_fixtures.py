@@ -190,6 +190,9 @@ def make(work):
     # img2webp flags alpha in VP8X for its animations (frames are blended over the canvas), opaque as they are:
     # "alpha" is what the header says; the tile is opaque (a JPEG).
     c["W08-animated-flat.webp"] = (work.read("flat.webp"), ok(90, 60, alpha=True, frames=4, durations=durations, loop=3))
+    run("webpmux", "-set", "icc", work.path("profile.icc"), work.path("flat.webp"), "-o", work.path("flat-icc.webp"))
+    c["W13-animated-icc.webp"] = (work.read("flat-icc.webp"), ok(90, 60, alpha=True, frames=4, durations=durations, loop=3,
+                                                                 icc=len(profile)))
     buffer = io.BytesIO()
     frames = photo_frames((120, 80), 5, alpha=True)
     frames[0].save(buffer, "WEBP", save_all=True, append_images=frames[1:], duration=[70, 90, 110, 130, 150], loop=0,

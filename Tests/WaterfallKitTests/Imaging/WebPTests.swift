@@ -171,7 +171,10 @@ struct WebPHeaderTests {
                 #expect(row["animated"] == nil, "\(fixture.file): \(row)")
             }
         }
-        #expect(run.stderr.split(separator: "\n").allSatisfy { !$0.contains("libwebp") })
+        // Only Waterfall speaks: one line per unreadable file, never a library's own output.
+        let errors = run.stderr.split(separator: "\n")
+        #expect(errors.count == WebPFixture.all.filter { $0.entry.error != nil }.count + 1)  // + expected.json
+        #expect(errors.allSatisfy { $0.hasPrefix("waterfall: ") }, "\(run.stderr)")
     }
 
     /// Every prefix of a still with EXIF, a lossless still and an animation: refused as truncated (the RIFF
@@ -287,6 +290,9 @@ struct WebPAnimationTests {
         #expect(animation.durations == fixture.entry.durations!)
         #expect(animation.loop == fixture.entry.loop)
         #expect(!webpChunks(bytes).contains { ["EXIF", "XMP "].contains($0.tag) })
+        // The colour profile, the only metadata carried over.
+        #expect(webpChunks(bytes).first { $0.tag == "ICCP" }?.payload.count == fixture.entry.icc)
+        #expect(made.colorProfileLength == fixture.entry.icc ?? 0)
         if let frames = try webpmuxFrames(output) { #expect(frames == fixture.entry.frames) }
         let header = try HeaderReader().read(path: output).get()
         #expect(header.frames == fixture.entry.frames && header.width == made.width && header.height == made.height)
