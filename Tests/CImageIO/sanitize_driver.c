@@ -1,9 +1,10 @@
 /*
  * Runs the C header reader over files under AddressSanitizer and UndefinedBehaviorSanitizer (make sanitize):
  * each file through the fd reader and through the memory reader at every prefix length (every byte up to
- * 16 KiB, then every 499th), and the EXIF parser over every tail of the file. Any sanitizer report aborts.
- * HEIF and AVIF headers answered from the boxes must be libheif's answer too, at every prefix where
- * libheif opens the file (the others are counted: their damage is found when the image is decoded).
+ * 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and the EXIF parser over every
+ * tail of the file. Any sanitizer report aborts. HEIF and AVIF headers answered from the boxes must be
+ * libheif's answer too, at every prefix where libheif opens the file (the others are counted: their damage
+ * is found when the image is decoded).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +58,14 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < prefix; k++) copy[k] = bytes[k];
             wf_read_header_memory(copy, prefix, &header);
             check_heif(copy, prefix, &header);
-            free(copy);
             reads++;
+            /* A RIFF (WebP) cut with its size rewritten to fit: the chunk walk itself meets the cut. */
+            if (prefix >= 12 && bytes[0] == 'R' && bytes[1] == 'I' && bytes[2] == 'F' && bytes[3] == 'F') {
+                for (int b = 0; b < 4; b++) copy[4 + b] = (unsigned char)((prefix - 8) >> (8 * b));
+                wf_read_header_memory(copy, prefix, &header);
+                reads++;
+            }
+            free(copy);
         }
         wf_read_header_memory(bytes, length, &header);
         check_heif(bytes, length, &header);

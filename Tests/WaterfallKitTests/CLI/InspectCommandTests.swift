@@ -79,7 +79,7 @@ struct InspectCommandTests {
         #expect(lines.count == 4)
         #expect(lines[0].hasPrefix("FILE"))
         #expect(lines[1].contains("jpeg") && lines[1].contains("640×480") && lines[1].contains("480×640"))
-        #expect(lines[2].hasSuffix("error: unsupported format (WebP)"))
+        #expect(lines[2].hasSuffix("error: corrupt WebP: the VP8 chunk (0 bytes) is too short for its header"))
         #expect(lines[3] == "2 files, 1 unreadable")
     }
 
