@@ -34,7 +34,7 @@ def coded_tiles(image, scratch):
         x, y = index % columns * TILE, index // columns * TILE
         png, heic = scratch / f"t{index}.png", scratch / f"t{index}.heic"
         padded.crop((x, y, x + TILE, y + TILE)).save(png)
-        subprocess.run(["heif-enc", "-q", "80", str(png), "-o", str(heic)], check=True, capture_output=True)
+        subprocess.run(["heif-enc", "-q", "50", str(png), "-o", str(heic)], check=True, capture_output=True)
         tiles.append(Coded(heic))
     return rows, columns, tiles
 

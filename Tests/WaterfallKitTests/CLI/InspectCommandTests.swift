@@ -83,6 +83,16 @@ struct InspectCommandTests {
         #expect(lines[3] == "2 files, 1 unreadable")
     }
 
+    @Test func anUnreadableFileWithTheLongestNameStillHasItsGap() throws {
+        let folder = try TemporaryFolder()
+        try folder.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        try folder.write("a-much-longer-name-than-the-other.jpg", [])
+        let run = try WaterfallProcess.run(["inspect", folder.path])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasSuffix("a-much-longer-name-than-the-other.jpg  error: empty file"), "\(lines)")
+        #expect(lines[2].hasPrefix(folder.path + "/a.jpg ") && lines[2].contains("  jpeg  "))
+    }
+
     @Test func maxPixelsOption() throws {
         let file = Fixtures.header("J23-exif-thumbnail-before-sof-no-jfif.jpg")
         let refused = try WaterfallProcess.run(["inspect", "--json", "--max-pixels", "300000", file])
