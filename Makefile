@@ -15,21 +15,24 @@ C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addp
 C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
+# HEIC, AVIF, WebP and GIF fixtures, one folder per format, each with its expected.json.
+FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*))
 
-.PHONY: help deps venv build gallery test unit-test browser-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
+	@echo "make formats-test    every format fixture's size from Pillow and pillow-heif against inspect"
 	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
 	@echo "make soak            the hostile-folder test with a random seed and SOAK_CASES cases (SOAK_SEED to replay)"
 	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
-	@echo "make bench-headers   header-reading speed against the I/O floor and Python imagesize"
+	@echo "make bench-headers   header-reading speed (JPEG, PNG, HEIC) against the I/O floor, imagesize and vipsheader"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time"
-	@echo "make bench-thumbs    derived images against vipsthumbnail, ImageMagick and sigal"
+	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
@@ -46,11 +49,17 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test browser-test hostile-test sanitize fuzz-smoke
+test: unit-test formats-test browser-test hostile-test sanitize fuzz-smoke
 
 unit-test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Each format fixture's display size as an independent reader (Pillow, pillow-heif) sees it, against
+# expected.json and `waterfall inspect`.
+formats-test: venv
+	$(SWIFT) build
+	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Formats
 
 # The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
 # Selenium in .venv; WebKit runs under an Xvfb the tests start and end. Every engine must run here.
@@ -83,12 +92,12 @@ soak: venv
 sanitize: deps
 	@mkdir -p .build/sanitize
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
-	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
+	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES)
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
-	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
-		$(FIXTURES)/thumbnails/*.png $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz
@@ -98,13 +107,13 @@ sanitize: deps
 # Seeds: every fixture. The working corpus lives in .build, so fuzzing never edits the repository.
 fuzz: .build/fuzz/fuzz_header
 	@mkdir -p .build/fuzz/corpus
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/corpus/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) .build/fuzz/corpus/
 	.build/fuzz/fuzz_header -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1 .build/fuzz/corpus
 
 # A short, seeded, deterministic run for `make test`.
 fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png .build/fuzz/smoke/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) .build/fuzz/smoke/
 	.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 .build/fuzz/smoke 2>&1 | tail -n 2
 
 $(BENCH_DIR)/io_floor: Benchmarks/headers/io_floor.c
@@ -116,10 +125,16 @@ $(BENCH_DIR)/headers/.done: Benchmarks/headers/generate.py Tests/Tools/make_head
 	python3 Benchmarks/headers/generate.py $(BENCH_DIR)/headers 10000
 	@touch $@
 
-bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done
-	@rm -f $(BENCH_DIR)/headers/.done.list
+$(BENCH_DIR)/heic/.done: Benchmarks/headers/generate_heic.py Tests/Tools/heifbox.py
+	@scripts/ensure-packages libheif-examples
+	@rm -rf $(BENCH_DIR)/heic
+	python3 Benchmarks/headers/generate_heic.py $(BENCH_DIR)/heic 2000
+	@touch $@
+
+bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done $(BENCH_DIR)/heic/.done
+	@scripts/ensure-packages libvips-tools
 	.venv/bin/python Benchmarks/headers/run.py .build/release/waterfall $(BENCH_DIR)/io_floor \
-		$(BENCH_DIR)/headers $(FIXTURES)/headers
+		$(BENCH_DIR)/headers $(FIXTURES)/headers $(BENCH_DIR)/heic
 
 bench-layout: build
 	.build/release/waterfall-bench 1000000
@@ -130,10 +145,17 @@ $(BENCH_DIR)/thumbs/.done: Benchmarks/thumbs/generate.py Tests/Tools/make_header
 	python3 Benchmarks/thumbs/generate.py $(BENCH_DIR)/thumbs 200
 	@touch $@
 
-bench-thumbs: build $(BENCH_DIR)/thumbs/.done
-	@scripts/ensure-packages libvips-tools imagemagick
+$(BENCH_DIR)/thumbs-heic/.done: Benchmarks/thumbs/generate_heic.py Tests/Tools/heifbox.py | venv
+	@scripts/ensure-packages libheif-examples
+	@rm -rf $(BENCH_DIR)/thumbs-heic
+	.venv/bin/python Benchmarks/thumbs/generate_heic.py $(BENCH_DIR)/thumbs-heic 40
+	@touch $@
+
+bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done
+	@scripts/ensure-packages libvips-tools imagemagick libheif-examples
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
-	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work
+	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work \
+		$(BENCH_DIR)/thumbs-heic
 
 bench-scale: build
 	@scripts/ensure-packages time

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """`make bench-headers`: times header reading over camera-like files, against the I/O floor and imagesize.
 
-    run.py WATERFALL IO_FLOOR DATA_DIR FIXTURES_DIR
+    run.py WATERFALL IO_FLOOR DATA_DIR FIXTURES_DIR [HEIC_DIR]
+
+HEIC_DIR holds iPhone-like HEICs (generate_heic.py): timed apart, against the same floor and vipsheader
+(libvips reading the header through libheif).
 
 All commands get the same explicit file list and run with a warm page cache; each is run several times
 and the median wall-clock time is reported. Prints figures and ratios; asserts nothing about speed.
 """
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,15 +48,43 @@ def imagesize_accuracy(waterfall, fixtures):
     return len(ours), wrong
 
 
-def main():
-    waterfall, floor, data, fixtures = sys.argv[1:5]
+def listed(data, name):
+    """The folder's files, written to a list file for the C floor, with the page cache warmed."""
     files = sorted(os.path.join(data, f) for f in os.listdir(data) if not f.startswith("."))
-    listing = os.path.join(data, "..", "headers.list")
+    listing = os.path.join(data, "..", name)
     with open(listing, "w") as f:
         f.write("\n".join(files) + "\n")
-    for path in files:  # warm the page cache
+    for path in files:
         with open(path, "rb") as f:
             f.read()
+    return files, listing
+
+
+def table(title, results, n, baseline_row):
+    floor_time, baseline = results[0][1], results[baseline_row][1]
+    print(f"\n{title}:\n")
+    print(f"  {'command':<42} {'total':>9} {'per file':>10} {'vs floor':>9} {'vs inspect -j1':>15}")
+    for name, seconds in results:
+        print(f"  {name:<42} {seconds:8.3f}s {seconds / n * 1e6:8.1f}µs {seconds / floor_time:8.2f}× "
+              f"{seconds / baseline:14.2f}×")
+
+
+def heic(waterfall, floor, data):
+    files, listing = listed(data, "heic.list")
+    results = [
+        ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing])),
+        ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files])),
+        ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
+    ]
+    if shutil.which("vipsheader"):
+        results.append(("vipsheader (libvips + libheif)", timed(["vipsheader", *files])))
+    table(f"HEIC header reading, {len(files)} iPhone-like files (4032×3024 grids, Exif, ICC; "
+          f"{os.cpu_count()} cores, warm cache, median of {RUNS})", results, len(files), 1)
+
+
+def main():
+    waterfall, floor, data, fixtures = sys.argv[1:5]
+    files, listing = listed(data, "headers.list")
     n = len(files)
     script = ("import imagesize,sys\nfor p in open(sys.argv[1]).read().split():\n    imagesize.get(p)\n")
     results = [
@@ -62,13 +94,10 @@ def main():
         ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
         ("python imagesize 2.0.1 (get)", timed([sys.executable, "-c", script, listing])),
     ]
-    floor_time = results[0][1]
-    one_job = results[2][1]
-    print(f"\nHeader reading, {n} camera-like files ({os.cpu_count()} cores, warm cache, median of {RUNS}):\n")
-    print(f"  {'command':<42} {'total':>9} {'per file':>10} {'vs floor':>9} {'vs inspect -j1':>15}")
-    for name, seconds in results:
-        print(f"  {name:<42} {seconds:8.3f}s {seconds / n * 1e6:8.1f}µs {seconds / floor_time:8.2f}× "
-              f"{seconds / one_job:14.2f}×")
+    table(f"Header reading, {n} camera-like files ({os.cpu_count()} cores, warm cache, median of {RUNS})",
+          results, n, 2)
+    if len(sys.argv) > 5:
+        heic(waterfall, floor, sys.argv[5])
     total, wrong = imagesize_accuracy(waterfall, fixtures)
     print(f"\nimagesize disagrees with Waterfall on {len(wrong)} of {total} header fixtures:")
     for name, what in wrong:

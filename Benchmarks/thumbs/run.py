@@ -2,7 +2,10 @@
 """`make bench-thumbs`: derived-image throughput against vipsthumbnail, ImageMagick and sigal, measured in
 one run on the same files with a warm page cache. Prints figures and ratios; asserts nothing.
 
-    run.py WATERFALL DATA_DIR WORK_DIR
+    run.py WATERFALL DATA_DIR WORK_DIR [HEIC_DIR]
+
+HEIC_DIR holds iPhone-like 12-megapixel HEICs (generate_heic.py): Waterfall against heif-convert followed
+by vipsthumbnail (the libheif command-line route), and against vipsthumbnail reading the HEIC directly.
 """
 import os
 import shutil
@@ -41,13 +44,54 @@ keep_orig = False
     return path
 
 
+def warm(files):
+    for path in files:
+        with open(path, "rb") as f:
+            f.read()
+
+
+def print_rows(title, rows, n):
+    print(f"\n{title}:\n")
+    base = rows[0][1]
+    print(f"  {'command':<48} {'time':>8} {'images/s':>9} {'waterfall is':>13}")
+    for name, seconds in rows:
+        print(f"  {name:<48} {seconds:7.2f}s {n / seconds:9.1f} {seconds / base:11.2f}×")
+
+
+def heic(waterfall, data, work):
+    files = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".HEIC"))
+    warm(files)
+    cores = os.cpu_count()
+    rows = []
+    out = fresh(os.path.join(work, "heic-waterfall"))
+    rows.append(("waterfall resize (all cores)", timed([waterfall, "resize", *files, "-o", out, "--width", str(WIDTH),
+                                                        "--quality", str(QUALITY)])))
+    out = fresh(os.path.join(work, "heic-waterfall-1"))
+    rows.append(("waterfall resize --jobs 1", timed([waterfall, "resize", *files, "-o", out, "--width", str(WIDTH),
+                                                     "--quality", str(QUALITY), "--jobs", "1"])))
+    # heif-convert writes a full-size JPEG (quality 95, its fastest lossy route), vipsthumbnail shrinks it.
+    out = fresh(os.path.join(work, "heic-convert"))
+    rows.append((f"heif-convert + vipsthumbnail, {cores} processes",
+                 timed(["sh", "-c", f'printf "%s\\n" "$@" | xargs -P {cores} -I{{}} sh -c \'b=$(basename "$1" .HEIC); '
+                        f'heif-convert --quiet -q 95 "$1" "{out}/$b.full.jpg" && vipsthumbnail "{out}/$b.full.jpg" '
+                        f'-s {WIDTH}x100000 -o "{out}/$b.jpg[Q={QUALITY},strip]" && rm "{out}/$b.full.jpg"\' _ {{}}',
+                        "sh", *files])))
+    out = fresh(os.path.join(work, "heic-vips"))
+    rows.append(("vipsthumbnail on the HEIC (one process, threads)",
+                 timed(["vipsthumbnail", *files, "-s", f"{WIDTH}x100000", "-o", os.path.join(out, f"%s.jpg[Q={QUALITY},strip]")])))
+    out = fresh(os.path.join(work, "heic-vips-p"))
+    rows.append((f"vipsthumbnail on the HEIC, {cores} processes",
+                 timed(["sh", "-c", f'printf "%s\\n" "$@" | xargs -P {cores} -n 5 vipsthumbnail -s {WIDTH}x100000 '
+                        f'-o "{out}/%s.jpg[Q={QUALITY},strip]"', "sh", *files])))
+    print_rows(f"One {WIDTH}-px-wide JPEG (quality {QUALITY}) from each of {len(files)} iPhone-like 12-megapixel HEICs "
+               f"(grids of 512-px tiles; {cores} cores, warm cache)", rows, len(files))
+
+
 def main():
     waterfall, data, work = (os.path.abspath(p) for p in sys.argv[1:4])
     files = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".jpg"))
     n = len(files)
-    for path in files:  # warm the page cache
-        with open(path, "rb") as f:
-            f.read()
+    warm(files)
     cores = os.cpu_count()
     rows = []
 
@@ -70,12 +114,10 @@ def main():
                         f'jpeg:size={2 * WIDTH}x{2 * WIDTH} "$1" -auto-orient -thumbnail {WIDTH}x -strip -quality {QUALITY} '
                         f'"{out}/$(basename "$1")"\' _ {{}}', "sh", *files])))
 
-    print(f"\nOne {WIDTH}-px-wide JPEG (quality {QUALITY}) from each of {n} camera-like 12-megapixel JPEGs "
-          f"({cores} cores, warm cache):\n")
-    base = rows[0][1]
-    print(f"  {'command':<48} {'time':>8} {'images/s':>9} {'waterfall is':>13}")
-    for name, seconds in rows:
-        print(f"  {name:<48} {seconds:7.2f}s {n / seconds:9.1f} {seconds / base:11.2f}×")
+    print_rows(f"One {WIDTH}-px-wide JPEG (quality {QUALITY}) from each of {n} camera-like 12-megapixel JPEGs "
+               f"({cores} cores, warm cache)", rows, n)
+    if len(sys.argv) > 4:
+        heic(waterfall, os.path.abspath(sys.argv[4]), work)
 
     site = fresh(os.path.join(work, "site"))
     build = timed([waterfall, "build", data, "-o", site, "--quiet"])

@@ -1,15 +1,27 @@
-/* libFuzzer harness (make fuzz): the header reader, the EXIF orientation parser and the metadata reader
+/* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser and the metadata reader
  * (Exif payload, PNG text) on any bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cimageio.h"
+#include "readers.h"
+#include "stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wf_header header;
     wf_read_header_memory(data, size, &header);
     if (header.status == WF_OK && (header.orientation < 1 || header.orientation > 8)) __builtin_trap();
     if (header.status == WF_OK && (header.width == 0 || header.height == 0)) __builtin_trap();
+    /* A HEIF header answered from the boxes must be libheif's answer too, where libheif opens the file
+     * (damage past the boxes the reader reads is found when the image is decoded, see heif_boxes.h). */
+    if (header.status == WF_OK && (header.format == WF_FORMAT_HEIC || header.format == WF_FORMAT_AVIF)) {
+        static wf_stream stream;
+        wf_stream_init_memory(&stream, data, size);
+        wf_header libheif = {.format = header.format};
+        wf_read_heif_header_with_libheif(&stream, &libheif);
+        if (libheif.status == WF_OK && (libheif.width != header.width || libheif.height != header.height
+            || libheif.alpha != header.alpha || libheif.bit_depth != header.bit_depth)) __builtin_trap();
+    }
     int32_t orientation = wf_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) __builtin_trap();
 

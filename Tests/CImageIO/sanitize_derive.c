@@ -1,7 +1,8 @@
 /*
  * Runs wf_derive under AddressSanitizer and UndefinedBehaviorSanitizer over files: each file to a few
- * boxes (a thumbnail, a tiny square, the same forced to PNG), under tight limits (pixels, scans, memory),
- * and every file cut at 24 points (truncated copies written to a scratch folder). Also wf_decode_image and
+ * boxes (a thumbnail, a tiny square, the same forced to PNG, an animated view), under tight limits (pixels,
+ * scans, memory), and every file cut at 24 points (truncated copies written to a scratch folder; a RIFF cut
+ * also with its size rewritten to fit). Also wf_decode_image and
  * wf_read_icc_profile on each output. Any sanitizer report aborts; the summary counts the verdicts.
  * WF_VERBOSE=1 prints one line per call.
  */
@@ -48,6 +49,21 @@ static void derive(const char *label, const char *path, wf_derive_request reques
                result.message);
 }
 
+/* A RIFF (WebP) cut with its size rewritten to the cut, so the header reads and libwebp meets the cut data:
+ * as a still, and as an animated view. */
+static void riff_cut(const char *cut, const unsigned char *bytes, size_t prefix) {
+    if (prefix < 12 || memcmp(bytes, "RIFF", 4) != 0) return;
+    FILE *file = fopen(cut, "r+b");
+    if (!file) return;
+    unsigned char size[4];
+    for (int b = 0; b < 4; b++) size[b] = (unsigned char)((prefix - 8) >> (8 * b));
+    fseek(file, 4, SEEK_SET);
+    fwrite(size, 1, sizeof size, file);
+    fclose(file);
+    derive("riff-cut", cut, (wf_derive_request){.max_width = 48});
+    derive("riff-cut-animate", cut, (wf_derive_request){.max_width = 48, .animate = 1});
+}
+
 int main(int argc, char **argv) {
     verbose = getenv("WF_VERBOSE") != NULL;
     char folder[] = "/tmp/wf-sanitize-derive-XXXXXX";
@@ -65,6 +81,7 @@ int main(int argc, char **argv) {
         derive("png", path, (wf_derive_request){.max_height = 100, .force_png = 1});
         derive("limits", path, (wf_derive_request){.max_width = 40, .max_pixels = 100000, .max_scans = 2,
                                                     .max_memory = 1 << 20});
+        derive("animate", path, (wf_derive_request){.max_width = 64, .max_height = 64, .animate = 1});
         size_t length = 0;
         unsigned char *bytes = slurp(path, &length);
         if (!bytes) continue;
@@ -76,6 +93,7 @@ int main(int argc, char **argv) {
             fwrite(bytes, 1, prefix, file);
             fclose(file);
             derive("cut", cut, (wf_derive_request){.max_width = 48});
+            riff_cut(cut, bytes, prefix);
         }
         free(bytes);
     }

@@ -59,8 +59,8 @@ static void over_limit(uint64_t pixels, uint64_t limit, char *text, size_t size)
 }
 
 /* The largest size that fits the box, never larger than the image; exact on the limiting axis. */
-static void fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
-                uint32_t *out_height) {
+void wf_fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
+            uint32_t *out_height) {
     uint64_t w = width, h = height;
     int width_limits = max_width != 0 && max_width < width;
     int height_limits = max_height != 0 && max_height < height;
@@ -243,7 +243,7 @@ static int check_source(const char *source, const wf_derive_request *r, wf_deriv
 static void target_size(const wf_header *header, const wf_derive_request *r, uint32_t *width, uint32_t *height) {
     int swap = header->orientation >= 5 && header->orientation <= 8;
     uint32_t upright_width, upright_height;
-    fit(swap ? header->height : header->width, swap ? header->width : header->height, r->max_width, r->max_height,
+    wf_fit(swap ? header->height : header->width, swap ? header->width : header->height, r->max_width, r->max_height,
         &upright_width, &upright_height);
     *width = swap ? upright_height : upright_width;
     *height = swap ? upright_width : upright_height;

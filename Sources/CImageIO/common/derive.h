@@ -52,6 +52,11 @@ void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel
 void wf_write_animated_webp(const char *source, const wf_header *header, const wf_derive_request *request,
                             const char *output, wf_derive_result *out);
 
+/* The largest size that fits the box (0 = unbounded on that axis), never larger than the image; exact on the
+ * limiting axis, the other rounded to nearest and at least 1. */
+void wf_fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
+            uint32_t *out_height);
+
 /* Whether wf_derive decodes the format. */
 int wf_is_decodable(wf_format format);
 

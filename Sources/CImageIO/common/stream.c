@@ -32,6 +32,7 @@ static void fetch(wf_stream *s) {
         return;
     }
     ssize_t n;
+    uint64_t at = s->offset;
     do {
         n = s->positional ? pread(s->fd, s->block, sizeof s->block, (off_t)s->offset)
                           : read(s->fd, s->block, sizeof s->block);
@@ -47,6 +48,8 @@ static void fetch(wf_stream *s) {
     }
     s->cursor = s->block;
     s->available = (size_t)n;
+    s->block_offset = at;
+    s->block_length = s->positional ? (size_t)n : 0;
     s->bytes_read += (uint64_t)n;
     s->offset += (uint64_t)n;
 }
@@ -122,6 +125,10 @@ size_t wf_stream_read_at(wf_stream *s, uint64_t offset, uint8_t *destination, si
         memcpy(destination, s->memory + offset, n);
         s->bytes_read += n;
         return n;
+    }
+    if (offset >= s->block_offset && length <= s->block_length && offset - s->block_offset <= s->block_length - length) {
+        memcpy(destination, s->block + (offset - s->block_offset), length);
+        return length;
     }
     size_t done = 0;
     while (done < length) {

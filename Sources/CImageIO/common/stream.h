@@ -18,6 +18,8 @@ typedef struct {
     size_t available;
     uint64_t bytes_read;          /* what the reader actually fetched */
     int read_errno;               /* a read() failure, reported as an I/O error */
+    uint64_t block_offset;        /* file position and length of what `block` holds (pread only), so */
+    size_t block_length;          /* positional reads inside it cost no second read */
     uint8_t block[WF_STREAM_BLOCK];
 } wf_stream;
 
@@ -41,8 +43,9 @@ void wf_stream_skip(wf_stream *s, uint64_t length);
 /* The source's size in bytes; -1 when it has none (a pipe). */
 int64_t wf_stream_size(wf_stream *s);
 
-/* Copies up to `length` bytes at absolute `offset`, apart from the block cursor; returns how many (fewer
- * only at the end, or on a read error, which sets read_errno). */
+/* Copies up to `length` bytes at absolute `offset`, apart from the block cursor (from the block when it
+ * holds them: the first block a sniffer read serves a reader's first reads); returns how many (fewer only
+ * at the end, or on a read error, which sets read_errno). */
 size_t wf_stream_read_at(wf_stream *s, uint64_t offset, uint8_t *destination, size_t length);
 
 /* The whole source in a new malloc'd buffer (the caller frees it); NULL when it is larger than `limit`

@@ -6,12 +6,33 @@
  */
 #include <stdio.h>
 
+#include "heif_boxes.h"
 #include "heif_support.h"
 #include "readers.h"
 
 static const char *name_of(wf_format format) { return format == WF_FORMAT_AVIF ? "AVIF" : "HEIF"; }
 
+static void succeed(wf_header *out, uint32_t width, uint32_t height, int alpha, int bit_depth) {
+    out->status = WF_OK;
+    out->width = width;
+    out->height = height;
+    out->orientation = 1;
+    out->alpha = alpha;
+    out->components = alpha ? 4 : 3;
+    out->bit_depth = bit_depth > 0 ? bit_depth : 8;
+}
+
+/* The boxes answer plain files from one read; libheif decides every other one (see heif_boxes.h). */
 void wf_read_heif_header(wf_stream *stream, wf_header *out) {
+    wf_heif_facts facts;
+    if (wf_heif_quick_facts(stream, wf_stream_size(stream), &facts)) {
+        succeed(out, facts.width, facts.height, facts.alpha, facts.bit_depth);
+        return;
+    }
+    wf_read_heif_header_with_libheif(stream, out);
+}
+
+void wf_read_heif_header_with_libheif(wf_stream *stream, wf_header *out) {
     wf_heif heif;
     struct heif_error error;
     if (wf_heif_open(&heif, stream, 1, &error) != 0) {
@@ -26,14 +47,8 @@ void wf_read_heif_header(wf_stream *stream, wf_header *out) {
     if (width <= 0 || height <= 0) {
         wf_fail(out, WF_ERR_CORRUPT, "corrupt %s: the primary image has no size", name_of(out->format));
     } else {
-        out->status = WF_OK;
-        out->width = (uint32_t)width;
-        out->height = (uint32_t)height;
-        out->orientation = 1;
-        out->alpha = heif_image_handle_has_alpha_channel(heif.primary);
-        out->components = out->alpha ? 4 : 3;
-        int depth = heif_image_handle_get_luma_bits_per_pixel(heif.primary);
-        out->bit_depth = depth > 0 ? depth : 8;
+        succeed(out, (uint32_t)width, (uint32_t)height, heif_image_handle_has_alpha_channel(heif.primary),
+                heif_image_handle_get_luma_bits_per_pixel(heif.primary));
     }
     wf_heif_close(&heif);
 }

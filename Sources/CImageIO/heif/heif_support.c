@@ -15,12 +15,31 @@ static void initialise(void) { heif_init(NULL); }
 
 static int64_t get_position(void *self) { return ((wf_heif *)self)->position; }
 
+/* Whether a read is image data a header-only open answers with zeros (see wf_heif_open). */
+static int skipped(const wf_heif *heif, int64_t start, size_t size) {
+    if (!heif->header_only) return 0;
+    return size > WF_HEIF_HEADER_READ || (start >= heif->mdat_start && start + (int64_t)size <= heif->mdat_end);
+}
+
+/* `size` bytes at `start`: small reads from the block (refilled when they leave it), others directly. */
+static int read_at(wf_heif *heif, int64_t start, uint8_t *data, size_t size) {
+    if (size > WF_HEIF_BLOCK / 2) return wf_stream_read_at(heif->stream, (uint64_t)start, data, size) == size ? 0 : -1;
+    if (start < heif->block_start || start + (int64_t)size > heif->block_start + (int64_t)heif->block_length) {
+        heif->block_start = start;
+        heif->block_length = wf_stream_read_at(heif->stream, (uint64_t)start, heif->block, WF_HEIF_BLOCK);
+        if (heif->block_length < size) return -1;
+    }
+    memcpy(data, heif->block + (start - heif->block_start), size);
+    return 0;
+}
+
 static int read_bytes(void *data, size_t size, void *self) {
     wf_heif *heif = self;
+    if (size == 0) return 0; /* libheif asks for nothing, into no buffer */
     if (heif->position < 0 || (uint64_t)heif->position + size > (uint64_t)heif->size) return -1;
-    if (heif->header_only && size > WF_HEIF_HEADER_READ) {
-        memset(data, 0, size);  /* image data, which a header does not need: never read */
-    } else if (wf_stream_read_at(heif->stream, (uint64_t)heif->position, data, size) != size) {
+    if (skipped(heif, heif->position, size)) {
+        memset(data, 0, size);
+    } else if (read_at(heif, heif->position, data, size) != 0) {
         return -1;
     }
     heif->position += (int64_t)size;
@@ -46,16 +65,45 @@ static const struct heif_reader reader = {
     .wait_for_file_size = wait_for_file_size,
 };
 
+/* The payload of the first top-level `mdat` box, found by hopping over the boxes before it. */
+static void find_mdat(wf_heif *heif) {
+    heif->mdat_start = heif->mdat_end = -1;
+    int64_t at = 0;
+    for (int boxes = 0; boxes < 64 && at + 8 <= heif->size; boxes++) {
+        uint8_t header[16];
+        if (read_at(heif, at, header, 8) != 0) return;
+        uint64_t length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
+        int64_t payload = at + 8;
+        if (length == 1) {
+            if (read_at(heif, at + 8, header + 8, 8) != 0) return;
+            length = 0;
+            for (int i = 8; i < 16; i++) length = length << 8 | header[i];
+            payload += 8;
+        } else if (length == 0) {
+            length = (uint64_t)(heif->size - at);
+        }
+        if (length < (uint64_t)(payload - at) || length > (uint64_t)(heif->size - at)) return;
+        if (memcmp(header + 4, "mdat", 4) == 0) {
+            heif->mdat_start = payload;
+            heif->mdat_end = at + (int64_t)length;
+            return;
+        }
+        at += (int64_t)length;
+    }
+}
+
 int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_error *error) {
     pthread_once(&initialised, initialise);
     memset(heif, 0, sizeof *heif);
     heif->stream = stream;
     heif->header_only = header_only;
     heif->size = wf_stream_size(stream);
+    heif->mdat_start = heif->mdat_end = -1;
     if (heif->size < 0) {
         *error = (struct heif_error){heif_error_Input_does_not_exist, heif_suberror_Unspecified, "not a regular file"};
         return -1;
     }
+    if (header_only) find_mdat(heif);
     heif->context = heif_context_alloc();
     if (!heif->context) {
         *error = (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};

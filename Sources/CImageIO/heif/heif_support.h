@@ -12,6 +12,8 @@
  * cap is Waterfall's, checked on the display size). */
 #define WF_HEIF_MAX_SIDE 32768
 
+#define WF_HEIF_BLOCK 4096
+
 /* An open HEIF (HEIC or AVIF) file: the context over the stream, and its primary image. */
 typedef struct {
     struct heif_context *context;
@@ -20,6 +22,13 @@ typedef struct {
     int64_t position;
     int64_t size;
     int header_only;
+    /* libheif reads a box field by field (1 to 8 bytes a call): they come from this block, one pread each
+     * WF_HEIF_BLOCK bytes. */
+    uint8_t block[WF_HEIF_BLOCK];
+    int64_t block_start;
+    size_t block_length;
+    /* Header-only: the payload of the first top-level `mdat` box (image data, never read). */
+    int64_t mdat_start, mdat_end;
 } wf_heif;
 
 /* Reads longer than this are image data, in a header-only open (see wf_heif_open). */
@@ -29,10 +38,11 @@ typedef struct {
  * call wf_heif_close.
  *
  * `header_only`: libheif 1.15 reads every item's data while it opens a file (the image data too, to look
- * for metadata in it), so a header read would cost the whole file. Then reads longer than
- * WF_HEIF_HEADER_READ are answered with zeros, never read: the boxes, the grid descriptors and the small
- * items that a header needs are all shorter; only the images' data (and a large ICC profile or Exif
- * item, which a header does not use) is longer. Such a context must not be used to decode. */
+ * for metadata in it), so a header read would cost the whole file. Then reads inside the `mdat` box and
+ * reads longer than WF_HEIF_HEADER_READ are answered with zeros, never read: the boxes and the grid
+ * descriptors that a header needs are in `meta` (libheif takes a grid's size from its `ispe`); `mdat`
+ * holds the coded images and the Exif, which a header does not use. Such a context must not be used to
+ * decode or to read metadata. */
 int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_error *error);
 void wf_heif_close(wf_heif *heif);
 

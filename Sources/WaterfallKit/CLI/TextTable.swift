@@ -6,8 +6,11 @@ struct TextTable {
 
     func rendered() -> String {
         var widths = heading.map(\.count)
-        for row in rows where row.count == heading.count {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        // A short row's last cell spans the rest of the line; its other cells still size their columns.
+        for row in rows {
+            for (column, cell) in row.enumerated() where column < row.count - 1 || row.count == heading.count {
+                widths[column] = max(widths[column], cell.count)
+            }
         }
         return ([heading] + rows).map { row in
             row.enumerated().map { column, cell in

@@ -52,7 +52,9 @@ public struct HeaderReader: Sendable {
             return ImageReadError(.empty, "empty file")
         case WF_ERR_DIRECTORY:
             return ImageReadError(.directory, "is a directory")
-        case WF_ERR_UNSUPPORTED where raw.format != WF_FORMAT_JPEG:
+        // A reader that refuses a file of its own format says why (a JPEG process, a WebP over the frame limit);
+        // a format without a reader gets its name.
+        case WF_ERR_UNSUPPORTED where message.isEmpty:
             let sniffed = SniffedFormat(raw: raw.format)
             if let name = sniffed.name { return ImageReadError(.unsupported, "unsupported format (\(name))") }
             let magic = withUnsafeBytes(of: raw.magic) { Array($0.prefix(Int(raw.magic_length))) }

@@ -79,8 +79,18 @@ struct InspectCommandTests {
         #expect(lines.count == 4)
         #expect(lines[0].hasPrefix("FILE"))
         #expect(lines[1].contains("jpeg") && lines[1].contains("640×480") && lines[1].contains("480×640"))
-        #expect(lines[2].hasSuffix("error: unsupported format (WebP)"))
+        #expect(lines[2].hasSuffix("error: corrupt WebP: the VP8 chunk (0 bytes) is too short for its header"))
         #expect(lines[3] == "2 files, 1 unreadable")
+    }
+
+    @Test func anUnreadableFileWithTheLongestNameStillHasItsGap() throws {
+        let folder = try TemporaryFolder()
+        try folder.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        try folder.write("a-much-longer-name-than-the-other.jpg", [])
+        let run = try WaterfallProcess.run(["inspect", folder.path])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasSuffix("a-much-longer-name-than-the-other.jpg  error: empty file"), "\(lines)")
+        #expect(lines[2].hasPrefix(folder.path + "/a.jpg ") && lines[2].contains("  jpeg  "))
     }
 
     @Test func maxPixelsOption() throws {

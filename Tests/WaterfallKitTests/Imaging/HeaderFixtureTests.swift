@@ -75,9 +75,9 @@ struct HeaderFixtureTests {
             ("J45-empty.jpg", .error(.empty, "empty file")),
             ("J46-png-named.jpg", .ok(40, 30)),
             ("J46-jpeg-named.png", .ok(64, 48)),
-            ("J46-heic-named.jpg", .error(.unsupported, "unsupported format (HEIC)")),
-            ("J46-avif-named.jpg", .error(.unsupported, "unsupported format (AVIF)")),
-            ("J46-webp-named.jpg", .error(.unsupported, "unsupported format (WebP)")),
+            ("J46-heic-named.jpg", .error(.corrupt, "corrupt HEIF: invalid input: No 'meta' box")),  // only an ftyp: read as HEIF whatever its name
+            ("J46-avif-named.jpg", .error(.corrupt, "corrupt AVIF: invalid input: No 'meta' box")),
+            ("J46-webp-named.jpg", .error(.corrupt, "corrupt WebP: the VP8 chunk (0 bytes) is too short for its header")),  // read as WebP whatever its name
             ("J46-gif-named.jpg", .error(.unsupported, "unsupported format (GIF)")),
             ("J46-bmp-named.jpg", .error(.unsupported, "unsupported format (BMP)")),
             ("J46-tiff-named.jpg", .error(.unsupported, "unsupported format (TIFF)")),
