@@ -1,0 +1,30 @@
+/* Internal: giflib behind Waterfall's conventions (a read function over wf_stream, errors as one line,
+ * nothing printed: giflib itself never prints or exits). */
+#ifndef WF_GIF_SUPPORT_H
+#define WF_GIF_SUPPORT_H
+
+#include <gif_lib.h>
+
+#include "derive.h"
+#include "stream.h"
+
+/* giflib 5.2 refuses an initial LZW code size of 12 and over (the clear code would be 4096, one past the
+ * largest 12-bit code); the header walk refuses the same, so the two agree. */
+#define WF_GIF_MAX_CODE_SIZE 11
+
+typedef struct {
+    GifFileType *gif;
+    wf_stream *stream;
+    int ended; /* a read came back short: the file is cut, whatever error giflib then reports */
+} wf_gif;
+
+/* Opens `stream` (DGifOpen: the screen descriptor and the global colour table); 0 on success, else -1 with
+ * `out` saying why. Always call wf_gif_close. */
+int wf_gif_open(wf_gif *gif, wf_stream *stream, wf_decode_outcome *out);
+void wf_gif_close(wf_gif *gif);
+
+/* giflib's error `code` while reading `what` ("frame 3") as one line, "truncated GIF: …" when the file ended,
+ * "corrupt GIF: …" otherwise. */
+void wf_gif_fail(const wf_gif *gif, int code, const char *what, wf_decode_outcome *out);
+
+#endif
