@@ -14,6 +14,9 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gifbytes  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "WaterfallKitTests", "Fixtures", "headers")
 TMP = tempfile.mkdtemp()
@@ -269,7 +272,8 @@ def cases():
     c["J46-jpeg-named.png"] = small
     c["J46-heic-named.jpg"] = struct.pack(">I", 24) + b"ftypheic" + b"\x00\x00\x00\x00mif1heic" + b"\x00" * 32
     c["J46-webp-named.jpg"] = b"RIFF" + struct.pack("<I", 30) + b"WEBPVP8 " + b"\x00" * 22
-    c["J46-gif-named.jpg"] = b"GIF89a" + struct.pack("<HH", 40, 30) + b"\x00" * 20
+    # A whole GIF (Waterfall reads GIF): a 40×30 screen, a two-colour table and one frame of colour 0.
+    c["J46-gif-named.jpg"] = gifbytes.screen(40, 30, [(0, 0, 0), (255, 255, 255)]) + gifbytes.image(0, 0, 40, 30, [[0] * 40] * 30) + gifbytes.TRAILER
     c["J46-avif-named.jpg"] = struct.pack(">I", 24) + b"ftypavif" + b"\x00\x00\x00\x00mif1avif" + b"\x00" * 32
     c["J46-bmp-named.jpg"] = b"BM" + b"\x00" * 52
     c["J46-tiff-named.jpg"] = b"II*\x00" + b"\x08\x00\x00\x00" + b"\x00" * 20

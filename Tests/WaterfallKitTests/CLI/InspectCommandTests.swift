@@ -27,7 +27,7 @@ struct InspectCommandTests {
     @Test func unreadableFilesAreReportedAndTheRestStillRead() throws {
         let folder = try TemporaryFolder()
         try folder.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
-        try folder.copy(Fixtures.header("J46-gif-named.jpg"), as: "b.jpg")
+        try folder.copy(Fixtures.header("J46-bmp-named.jpg"), as: "b.jpg")
         try folder.write("c.jpg", [])
         let missing = folder.url.appendingPathComponent("nope.jpg").path
         let run = try WaterfallProcess.run(["inspect", "--json", folder.path, missing])
@@ -35,14 +35,14 @@ struct InspectCommandTests {
         let objects = try json(run.stdout)
         #expect(objects.count == 4)
         #expect(objects[0]["width"] as? Int == 64)
-        #expect(objects[1]["error"] as? String == "unsupported format (GIF)")
+        #expect(objects[1]["error"] as? String == "unsupported format (BMP)")
         #expect(objects[2]["error"] as? String == "empty file")
         #expect((objects[3]["error"] as? String)?.contains("No such file or directory") == true)
         #expect(Set(objects[1].keys) == ["path", "error"])
         // One line on stderr per unreadable file, naming it.
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[0] == "waterfall: \(folder.path)/b.jpg: unsupported format (GIF)")
+        #expect(lines[0] == "waterfall: \(folder.path)/b.jpg: unsupported format (BMP)")
     }
 
     @Test func foldersAreWalkedRecursivelyInNaturalOrderSkippingDotFiles() throws {

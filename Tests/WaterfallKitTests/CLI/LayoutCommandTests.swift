@@ -16,7 +16,7 @@ struct LayoutCommandTests {
             try folder.copy(Fixtures.conformance("pngsuite/\(name)"), as: name)
         }
         for name in ["J23-exif-thumbnail-before-sof-no-jfif.jpg", "P01-rgb-16-bit-interlaced.png", "P07-1000001x10.png",
-                     "J02-exif-II-orientation-8.jpg", "J46-gif-named.jpg", "J45-empty.jpg"] {
+                     "J02-exif-II-orientation-8.jpg", "J46-bmp-named.jpg", "J45-empty.jpg"] {
             try folder.copy(Fixtures.header(name), as: name)
         }
         try folder.write(".hidden.jpg", try Fixtures.bytes(Fixtures.header("J01-baseline-jfif.jpg")))
@@ -106,7 +106,7 @@ struct LayoutCommandTests {
         #expect(run.status == 0)
         let warnings = run.stderr.split(separator: "\n")
         #expect(warnings.count == 2)
-        #expect(warnings.contains { $0.hasSuffix("J46-gif-named.jpg: skipped: unsupported format (GIF)") })
+        #expect(warnings.contains { $0.hasSuffix("J46-bmp-named.jpg: skipped: unsupported format (BMP)") })
         #expect(warnings.contains { $0.hasSuffix("J45-empty.jpg: skipped: empty file") })
         #expect(run.stdout.contains("footer at y"))
         #expect(!run.stdout.contains("IMG_1.jpg"))  // sub-folders are not part of the folder's page

@@ -112,8 +112,8 @@ struct ThumbnailFailureTests {
     }
 
     @Test func headerFailuresKeepHeaderReaderWords() throws {
-        let (gif, _) = try attempt(Fixtures.header("J46-gif-named.jpg"))
-        #expect(gif == DeriveError(.unsupported, "unsupported format (GIF)"))
+        let (bmp, _) = try attempt(Fixtures.header("J46-bmp-named.jpg"))
+        #expect(bmp == DeriveError(.unsupported, "unsupported format (BMP)"))
         let (empty, _) = try attempt(Fixtures.header("J45-empty.jpg"))
         #expect(empty.kind == .empty)
         let (missing, _) = try attempt("/nonexistent/photo.jpg")

@@ -166,10 +166,10 @@ struct DerivedImageBuildTests {
 struct ResizeCommandTests {
     @Test func makesOneUprightImagePerPhoto() throws {
         let output = try TemporaryFolder()
-        let run = try WaterfallProcess.run(["resize", Fixtures.conformance("exif-orientation"), Fixtures.header("J46-gif-named.jpg"),
+        let run = try WaterfallProcess.run(["resize", Fixtures.conformance("exif-orientation"), Fixtures.header("J46-bmp-named.jpg"),
                                             "-o", output.path + "/out", "--width", "120"])
-        #expect(run.status == 1)  // the GIF
-        #expect(run.stderr == "waterfall: \(Fixtures.header("J46-gif-named.jpg")): unsupported format (GIF)\n")
+        #expect(run.status == 1)  // the BMP
+        #expect(run.stderr == "waterfall: \(Fixtures.header("J46-bmp-named.jpg")): unsupported format (BMP)\n")
         let made = try FileManager.default.contentsOfDirectory(atPath: output.path + "/out").filter { !$0.hasPrefix(".") }.sorted()
         #expect(made.count == 18)
         for name in made {
