@@ -1,9 +1,10 @@
-/* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser and the metadata reader
- * (Exif payload, PNG text) on any bytes. */
+/* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser, the metadata reader
+ * (Exif payload, PNG text) and the GIF frame compositor (at most 64 frames an input) on any bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cimageio.h"
+#include "frames_check.h"
 #include "readers.h"
 #include "stream.h"
 
@@ -33,5 +34,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wf_read_metadata_memory(data, size, &metadata);
     if (metadata.exif.length > metadata.exif.capacity || metadata.description.length > metadata.description.capacity
         || metadata.title.length > metadata.title.capacity) __builtin_trap();
+    exercise_frames(data, size, 64);
     return 0;
 }
