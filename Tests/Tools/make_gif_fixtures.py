@@ -292,6 +292,9 @@ def hostile(expected):
     write("corrupt-block.gif", still[:at] + b"\x00" + still[at:])
     expected.append(refused("corrupt-block.gif", "corrupt", "corrupt GIF: unknown block 0x00",
                             "a zero byte where a block must start"))
+    write("corrupt-zero-screen.gif", g.screen(63, 0, PALETTE) + g.image(0, 0, 8, 6, fill(8, 6, 1)) + g.TRAILER)
+    expected.append(refused("corrupt-zero-screen.gif", "corrupt", "corrupt GIF: a logical screen of 63×0",
+                            "a logical screen 0 pixels high (found by make fuzz); browsers would use the frame's size"))
     write("no-image.gif", g.screen(8, 8, PALETTE) + g.comment(b"nothing here") + g.TRAILER)
     expected.append(refused("no-image.gif", "corrupt", "corrupt GIF: no image in the file", "a screen and a comment"))
     # LZW data that is no LZW stream (codes past the table): the blocks are whole, so the header reads.

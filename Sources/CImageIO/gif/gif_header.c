@@ -128,6 +128,12 @@ void wf_read_gif_header(wf_stream *stream, wf_header *out) {
     }
     out->width = (uint32_t)screen[6] | (uint32_t)screen[7] << 8;
     out->height = (uint32_t)screen[8] | (uint32_t)screen[9] << 8;
+    /* Browsers fall back to the first frame's size here; a screen of no size is refused instead, like an image
+     * of no size in any other format. */
+    if (out->width == 0 || out->height == 0) {
+        wf_fail(out, WF_ERR_CORRUPT, "corrupt GIF: a logical screen of %u×%u", out->width, out->height);
+        return;
+    }
     if (screen[10] & 0x80) {
         size_t table = 3u << ((screen[10] & 7) + 1);
         /* Read, not skipped: the table is small and a cut inside it must be seen. */
