@@ -254,29 +254,67 @@ struct GIFImageTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     }
 
-    /// The view of an animated GIF is an animated WebP with every frame (ThumbnailRequest.animate). Enabled
-    /// once wf_write_animated_webp lands (the WebP branch); until then the frames are checked above.
-    @Test(.disabled("wf_write_animated_webp is still a stub on main"))
-    func theViewOfAnAnimationIsAnAnimatedWebP() throws {
+    /// The view of an animated GIF is an animated WebP (ThumbnailRequest.animate, wf_write_animated_webp) with
+    /// every frame, its delays and its loop count; the same input gives the same bytes.
+    @Test func theViewOfAnAnimationIsAnAnimatedWebP() throws {
         let folder = try TemporaryFolder()
         var request = ThumbnailRequest.longEdge(2048)
         request.animate = true
-        let made = try Thumbnailer().make(from: GIFFixture.named("photo-animated.gif").path, to: folder.path + "/view",
-                                          request: request)
-        #expect(made.format == .webp)
-        #expect(made.width == 120 && made.height == 72)
+        let fixture = GIFFixture.named("photo-animated.gif")
+        let made = try Thumbnailer().make(from: fixture.path, to: folder.path + "/view", request: request)
+        #expect(made.format == .webp && made.width == 120 && made.height == 72)
+        let header = try HeaderReader().read(path: folder.path + "/view").get()
+        #expect(header.format == .webp && header.frames == 6)
+        let frames = GIFFrames(folder.path + "/view")  // wf_animation reads WebP too
+        #expect(frames.failure == nil && frames.canvases.count == 6)
+        #expect(frames.durations == fixture.entry.durations && frames.loopCount == 0)
+        _ = try Thumbnailer().make(from: fixture.path, to: folder.path + "/again", request: request)
+        #expect(try Fixtures.bytes(folder.path + "/again") == Fixtures.bytes(folder.path + "/view"))
     }
 
-    /// A GIF in a photo folder is a photo, whatever its name says: a still and one named .jpg build.
-    @Test func aFolderOfStillGIFsBuilds() throws {
+    /// Disposal survives into the animated view: the WebP's frames, decoded, are the composed canvases (within
+    /// the encoder's loss; transparent pixels exactly transparent).
+    @Test(arguments: GIFFixture.composed.filter { $0.entry.animated == true })
+    func theAnimatedViewKeepsTheComposedFrames(_ fixture: GIFFixture) throws {
+        let folder = try TemporaryFolder()
+        var request = ThumbnailRequest.longEdge(2048)
+        request.animate = true
+        _ = try Thumbnailer().make(from: fixture.path, to: folder.path + "/view", request: request)
+        let frames = GIFFrames(folder.path + "/view")
+        let expected = try #require(fixture.canvases)
+        #expect(frames.canvases.count == expected.count && frames.durations == fixture.entry.durations!)
+        #expect(frames.loopCount == fixture.entry.loopCount!)
+        for (index, (got, want)) in zip(frames.canvases, expected).enumerated() {
+            let worst = stride(from: 0, to: want.count, by: 4).map { at -> Int in
+                if want[at + 3] == 0 { return Int(got[at + 3]) }
+                return (0..<4).map { abs(Int(got[at + $0]) - Int(want[at + $0])) }.max()!
+            }.max()!
+            #expect(worst <= 24, "\(fixture.entry.file): frame \(index + 1) differs by up to \(worst)")
+        }
+    }
+
+    /// A GIF in a photo folder is a photo, whatever its name says: stills, one named .jpg, and an animation
+    /// whose view is an animated WebP while its tiles are stills.
+    @Test func aFolderOfGIFsBuilds() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         try input.copy(GIFFixture.named("still.gif").path, as: "cat.gif")
         try input.copy(GIFFixture.named("transparency.gif").path, as: "ring.gif")
         try input.copy(GIFFixture.named("interlaced.gif").path, as: "stripes.jpg")
+        try input.copy(GIFFixture.named("photo-animated.gif").path, as: "eyes.gif")
         let run = try WaterfallProcess.run(["build", input.path, "-o", output.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.split(separator: "\n").last?.hasPrefix("3 photos, 0 skipped") == true, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").last?.hasPrefix("4 photos, 0 skipped") == true, "\(run.stderr)")
         let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
         #expect(html.contains(#"width="160" height="100""#) && html.contains(#"width="6" height="4""#))
+        #expect(html.contains(#"width="120" height="72""#))
+        var animatedViews = 0
+        for file in try Fixtures.siteFiles(in: output.path) where file.hasPrefix("images/") {
+            let header = try HeaderReader().read(path: output.path + "/" + file).get()
+            if header.isAnimated {
+                animatedViews += 1
+                #expect(file.hasPrefix("images/view/") && header.format == .webp && header.frames == 6, "\(file)")
+            }
+        }
+        #expect(animatedViews == 1)
     }
 }
