@@ -67,6 +67,9 @@ def test_pillow_and_inspect_agree_with_expected(folder, entry, inspected):
     assert (row.get("width"), row.get("height")) == expected, f"inspect says {row}"
     assert row["format"] == entry["format"]
     if entry.get("frames", 1) > 1:
-        assert row.get("animated") is True and row.get("frames") == entry["frames"] == pillow_frames, row
+        # "pillowFrames": where Pillow is known to count otherwise (a GIF cut inside a frame: Pillow counts the
+        # cut frame, Waterfall plays the whole ones), recorded by the fixture script.
+        assert row.get("animated") is True and row.get("frames") == entry["frames"], row
+        assert pillow_frames == entry.get("pillowFrames", entry["frames"]), row
     else:
         assert "animated" not in row, row

@@ -26,6 +26,8 @@ struct GIFFixture: Sendable, CustomTestStringConvertible {
         var loopCount: Int?
         var error: Failure?
         var decodeError: Failure?
+        /// The animated view's refusal, where the tile is made.
+        var viewError: Failure?
     }
 
     var entry: Entry
@@ -209,8 +211,9 @@ struct GIFFrameTests {
     }
 
     @Test func bombsAreRefusedBeforeTheyCost() throws {
+        // The first frame is small and shown; the second, declaring 65535×65535, is refused before decoding.
         let huge = GIFFrames(GIFFixture.named("bomb-huge-frames.gif").path)
-        #expect(huge.failure?.kind == WF_DERIVE_ERR_TOO_LARGE && huge.canvases.isEmpty, "\(huge.failure?.message ?? "")")
+        #expect(huge.failure?.kind == WF_DERIVE_ERR_TOO_LARGE && huge.canvases.count == 1, "\(huge.failure?.message ?? "")")
         // The frame-count bomb's header is refused by HeaderReader; the frames refuse it on their own too.
         let many = GIFFrames(GIFFixture.named("bomb-frame-count.gif").path)
         #expect(many.failure?.kind == WF_DERIVE_ERR_TOO_LARGE, "\(many.failure?.message ?? "")")
@@ -291,6 +294,23 @@ struct GIFImageTests {
             }.max()!
             #expect(worst <= 24, "\(fixture.entry.file): frame \(index + 1) differs by up to \(worst)")
         }
+    }
+
+    /// A tiny file whose later frames declare billions of pixels: its tile (the first frame) is made, its
+    /// animated view refused before the huge frames are decoded, and nothing is left behind.
+    @Test(arguments: GIFFixture.readable.filter { $0.entry.viewError != nil })
+    func overBudgetAnimationsGetATileButNoView(_ fixture: GIFFixture) throws {
+        let folder = try TemporaryFolder()
+        let tile = try Thumbnailer().make(from: fixture.path, to: folder.path + "/tile", request: .width(50))
+        #expect(tile.width == 50 && tile.format != .webp)
+        var request = ThumbnailRequest.longEdge(2048)
+        request.animate = true
+        let error = try #require(throws: DeriveError.self) {
+            try Thumbnailer().make(from: fixture.path, to: folder.path + "/view", request: request)
+        }
+        #expect("\(error.kind)" == fixture.entry.viewError?.kind)
+        #expect(error.reason.hasPrefix(fixture.entry.viewError!.message), "\(error.reason)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/view"))
     }
 
     /// A GIF in a photo folder is a photo, whatever its name says: stills, one named .jpg, and an animation
