@@ -105,7 +105,8 @@ static void apply_disposal(gif_frames *f) {
     f->disposal = 0;
 }
 
-/* One stored row onto the canvas. Indices past the colour table are drawn as transparent, as Chromium does. */
+/* One stored row onto the canvas. Indices past the colour table leave the canvas as it was (the specification
+ * is silent; Chromium's GIFImageReader did the same). */
 static void draw_row(gif_frames *f, const GifImageDesc *d, const ColorMapObject *map, uint32_t y) {
     uint32_t canvas_y = (uint32_t)d->Top + y;
     if (canvas_y >= f->height || (uint32_t)d->Left >= f->width) return;

@@ -3,7 +3,8 @@
  * the global colour table, DGifSlurp decodes everything).
  *
  * The size is the logical screen's, as browsers show it: frames may be smaller and offset, and whatever lies
- * outside the screen is clipped. Whether the file is animated needs a walk: a GIF has no frame count
+ * outside the screen is clipped. (Where a first frame is larger than the screen readers part ways: Firefox
+ * takes the frame's size, Pillow the union of both; such files are rare, and the screen is kept here.) Whether the file is animated needs a walk: a GIF has no frame count
  * anywhere, so every image descriptor is found by skipping the LZW data sub-block by sub-block. The walk
  * decodes nothing and stops past WF_MAX_FRAMES frames, so its work is bounded by the file's size and never by
  * what the file claims. It does read about the whole of an animation (39,882 of photo-animated.gif's 40,840
