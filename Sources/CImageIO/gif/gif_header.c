@@ -88,11 +88,17 @@ static int image(walk *w) {
 
 /* The blocks after the screen: counts frames until the trailer, the end of the file or the frame limit. */
 static void walk_blocks(walk *w) {
-    while (w->frames <= WF_MAX_FRAMES) {
+    for (;;) {
         uint8_t introducer;
         if (!read_bytes(w, &introducer, 1)) break; /* no trailer: browsers show what is there */
         if (introducer == 0x3B) break;
         int status;
+        if (introducer == 0x2C && w->frames == WF_MAX_FRAMES) {
+            /* As the WebP reader words it: the walk stops here, whatever follows. */
+            wf_fail(w->out, WF_ERR_UNSUPPORTED, "unsupported GIF: more than %u frames (Waterfall reads at most %u)",
+                    WF_MAX_FRAMES, WF_MAX_FRAMES);
+            return;
+        }
         if (introducer == 0x21) status = extension(w);
         else if (introducer == 0x2C) status = image(w);
         else {
@@ -146,7 +152,6 @@ void wf_read_gif_header(wf_stream *stream, wf_header *out) {
     }
     walk_blocks(&w);
     if (out->status != WF_OK) return;
-    /* Past the limit the count stops at WF_MAX_FRAMES + 1: "more than", refused by the caller. */
     out->frames = w.frames;
     out->animated = w.frames > 1;
     out->alpha = w.transparent;

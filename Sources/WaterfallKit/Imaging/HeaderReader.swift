@@ -5,9 +5,6 @@ import CImageIO
 public struct HeaderReader: Sendable {
     /// Claims beyond this many pixels are refused before anything is decoded (decompression bombs).
     public static let defaultMaxPixels = 250_000_000
-    /// Animations with more frames are refused (WF_MAX_FRAMES in CImageIO's animation.h; the GIF header walk
-    /// stops counting one past it).
-    public static let maxFrames = 10_000
 
     public var maxPixels: Int
 
@@ -44,9 +41,6 @@ public struct HeaderReader: Sendable {
         if header.pixelCount > maxPixels {
             return ImageReadError(.tooLarge, "\(header.pixelWidth)×\(header.pixelHeight) is "
                 + Self.overLimit(pixels: header.pixelCount, limit: maxPixels))
-        }
-        if header.frames > Self.maxFrames {
-            return ImageReadError(.tooLarge, "more than \(Self.maxFrames) frames, the most an animation may have")
         }
         return nil
     }
