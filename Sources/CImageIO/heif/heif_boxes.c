@@ -306,15 +306,22 @@ static int bit_depth(const meta_boxes *m, const item_properties *item, uint32_t 
     return 0;
 }
 
+/* 1 when `item` is an alpha image of the primary, 0 when it is another auxiliary image, -1 when unsure
+ * (an alpha image of another size than the primary: libheif's rules decide). */
 static int is_alpha(const meta_boxes *m, const item_properties *item) {
     static const char *const urns[] = {"urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"};
     const span *auxc = property_of(m, item, FOURCC('a', 'u', 'x', 'C'));
     if (!auxc || auxc->n < 5) return 0;
     const char *urn = (const char *)auxc->p + 4;
     size_t length = strnlen(urn, auxc->n - 4);
+    int alpha = 0;
     for (size_t k = 0; k < sizeof urns / sizeof *urns; k++)
-        if (length == strlen(urns[k]) && memcmp(urn, urns[k], length) == 0) return 1;
-    return 0;
+        if (length == strlen(urns[k]) && memcmp(urn, urns[k], length) == 0) alpha = 1;
+    if (!alpha) return 0;
+    const span *own = property_of(m, item, FOURCC('i', 's', 'p', 'e'));
+    const span *primary = property_of(m, &m->of_primary, FOURCC('i', 's', 'p', 'e'));
+    if (!own || !primary || memcmp(own->p + 4, primary->p + 4, 8) != 0) return -1;
+    return 1;
 }
 
 /* ispe, then the transformative properties in their listed order; any essential property this reader
@@ -393,7 +400,11 @@ static int answer(meta_boxes *m, span meta, int64_t file_size, wf_heif_facts *fa
     if (!bit_depth(m, grid ? &m->of_tile : &m->of_primary, grid ? m->first_tile_type : m->primary_type, &facts->bit_depth))
         return 0;
     facts->alpha = 0;
-    for (size_t k = 0; k < m->alpha_count; k++) facts->alpha |= is_alpha(m, &m->of_alpha[k]);
+    for (size_t k = 0; k < m->alpha_count; k++) {
+        int alpha = is_alpha(m, &m->of_alpha[k]);
+        if (alpha < 0) return 0;
+        facts->alpha |= alpha;
+    }
     return 1;
 }
 
