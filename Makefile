@@ -128,7 +128,7 @@ $(BENCH_DIR)/headers/.done: Benchmarks/headers/generate.py Tests/Tools/make_head
 $(BENCH_DIR)/heic/.done: Benchmarks/headers/generate_heic.py Tests/Tools/heifbox.py
 	@scripts/ensure-packages libheif-examples
 	@rm -rf $(BENCH_DIR)/heic
-	python3 Benchmarks/headers/generate_heic.py $(BENCH_DIR)/heic 2000
+	python3 Benchmarks/headers/generate_heic.py $(BENCH_DIR)/heic 10000
 	@touch $@
 
 bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done $(BENCH_DIR)/heic/.done

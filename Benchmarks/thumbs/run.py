@@ -116,8 +116,6 @@ def main():
 
     print_rows(f"One {WIDTH}-px-wide JPEG (quality {QUALITY}) from each of {n} camera-like 12-megapixel JPEGs "
                f"({cores} cores, warm cache)", rows, n)
-    if len(sys.argv) > 4:
-        heic(waterfall, os.path.abspath(sys.argv[4]), work)
 
     site = fresh(os.path.join(work, "site"))
     build = timed([waterfall, "build", data, "-o", site, "--quiet"])
@@ -134,6 +132,8 @@ def main():
           f"{sigal_time / build:.1f}× faster")
     print(f"  {'waterfall build, nothing changed':<48} {rebuild:7.3f}s")
     print(f"  {'sigal build, nothing changed':<48} {sigal_again:7.3f}s")
+    if len(sys.argv) > 4:
+        heic(waterfall, os.path.abspath(sys.argv[4]), work)
 
 
 if __name__ == "__main__":

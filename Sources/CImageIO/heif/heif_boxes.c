@@ -2,6 +2,7 @@
  * reader does not fully understand makes it decline, never guess. */
 #include "heif_boxes.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +39,14 @@ typedef struct {
     uint32_t primary, primary_type, first_tile, first_tile_type;
     uint32_t alpha_ids[ALPHA_CANDIDATES];
     size_t alpha_count;
+    size_t property_count;
+    size_t associated_count;
+    item_properties of_primary, of_tile, of_alpha[ALPHA_CANDIDATES];
+    /* Filled up to their counts, never read past them: left uninitialised (zeroing 100 KiB per file
+     * would cost more than the parse). */
     span property[PROPERTY_LIMIT];
     uint32_t property_type[PROPERTY_LIMIT];
-    size_t property_count;
-    item_properties of_primary, of_tile, of_alpha[ALPHA_CANDIDATES];
     uint32_t associated[ITEM_LIMIT]; /* every item ipma lists, sorted */
-    size_t associated_count;
 } meta_boxes;
 
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -261,7 +264,9 @@ static int compare_ids(const void *a, const void *b) {
 
 /* libheif refuses a file in which an item other than metadata has no properties. */
 static int every_image_has_properties(meta_boxes *m) {
-    qsort(m->associated, m->associated_count, sizeof *m->associated, compare_ids);
+    size_t sorted = 1; /* encoders list items in order: then no sort is needed */
+    while (sorted < m->associated_count && m->associated[sorted - 1] <= m->associated[sorted]) sorted++;
+    if (sorted < m->associated_count) qsort(m->associated, m->associated_count, sizeof *m->associated, compare_ids);
     unsigned version, infe_version;
     uint32_t flags, infe_flags, type;
     span rest, infe, fields;
@@ -452,7 +457,8 @@ int wf_heif_quick_facts(wf_stream *stream, int64_t size, wf_heif_facts *facts) {
         at += (int64_t)length;
     }
     if (!meta) goto decline;
-    meta_boxes *m = calloc(1, sizeof *m);
+    meta_boxes *m = malloc(sizeof *m);
+    if (m) memset(m, 0, offsetof(meta_boxes, property));
     int ok = m && answer(m, (span){meta, meta_length}, size, facts);
     free(m);
     free(meta);
