@@ -32,6 +32,11 @@ typedef struct {
 } item_properties;
 
 typedef struct {
+    uint32_t id, type;
+    uint8_t hidden, protected_;
+} item_info;
+
+typedef struct {
     span hdlr, pitm, iinf, iref, ipco, iloc;
     span ipma[4];
     size_t ipma_count;
@@ -41,12 +46,14 @@ typedef struct {
     size_t alpha_count;
     size_t property_count;
     size_t associated_count;
+    size_t item_count;
     item_properties of_primary, of_tile, of_alpha[ALPHA_CANDIDATES];
     /* Filled up to their counts, never read past them: left uninitialised (zeroing 100 KiB per file
      * would cost more than the parse). */
     span property[PROPERTY_LIMIT];
     uint32_t property_type[PROPERTY_LIMIT];
     uint32_t associated[ITEM_LIMIT]; /* every item ipma lists, sorted */
+    item_info items[ITEM_LIMIT];      /* iinf's entries, in order */
 } meta_boxes;
 
 static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
@@ -134,47 +141,45 @@ static int read_primary(meta_boxes *m) {
     return 1;
 }
 
-/* The primary's type (it must not be hidden); for a grid, its first tile comes from iref. */
-static int read_items(meta_boxes *m) {
+/* Every infe of iinf (versions 2 and 3, the ones HEIF allows), into m->items. */
+static int read_item_infos(meta_boxes *m) {
     unsigned version, infe_version;
     uint32_t flags, infe_flags, type;
     span rest, infe, fields;
     if (!full_box(m->iinf, &version, &flags, &rest)) return 0;
     size_t at = version == 0 ? 2 : 4;
     if (rest.n < at) return 0;
-    for (size_t count = 0; at < rest.n; count++) {
-        if (count == ITEM_LIMIT || !next_box(rest, &at, &type, &infe)) return 0;
+    while (at < rest.n) {
+        if (!next_box(rest, &at, &type, &infe)) return 0;
         if (type != FOURCC('i', 'n', 'f', 'e')) continue;
-        if (!full_box(infe, &infe_version, &infe_flags, &fields) || infe_version < 2) return 0;
+        if (m->item_count == ITEM_LIMIT || !full_box(infe, &infe_version, &infe_flags, &fields) || infe_version < 2) return 0;
         size_t f = 0;
         uint64_t id, protection;
-        if (!number(fields, &f, infe_version == 2 ? 2 : 4, &id) || !number(fields, &f, 2, &protection)) return 0;
-        if (fields.n - f < 4) return 0;
-        if (id == m->primary) {
-            if ((infe_flags & 1) || protection != 0 || m->primary_type) return 0;
-            m->primary_type = be32(fields.p + f);
-        }
+        if (!number(fields, &f, infe_version == 2 ? 2 : 4, &id) || !number(fields, &f, 2, &protection) || fields.n - f < 4)
+            return 0;
+        m->items[m->item_count++] = (item_info){(uint32_t)id, be32(fields.p + f), infe_flags & 1, protection != 0};
     }
-    return m->primary_type != 0;
+    return 1;
 }
 
-static int item_type(const meta_boxes *m, uint32_t wanted, uint32_t *type_out) {
-    unsigned version, infe_version;
-    uint32_t flags, infe_flags, type;
-    span rest, infe, fields;
-    if (!full_box(m->iinf, &version, &flags, &rest)) return 0;
-    for (size_t at = version == 0 ? 2 : 4; at < rest.n;) {
-        if (!next_box(rest, &at, &type, &infe)) return 0;
-        if (type != FOURCC('i', 'n', 'f', 'e') || !full_box(infe, &infe_version, &infe_flags, &fields)) continue;
-        size_t f = 0;
-        uint64_t id, protection;
-        if (!number(fields, &f, infe_version == 2 ? 2 : 4, &id) || !number(fields, &f, 2, &protection)) return 0;
-        if (id == wanted && fields.n - f >= 4) {
-            *type_out = be32(fields.p + f);
-            return 1;
-        }
+static const item_info *item_with_id(const meta_boxes *m, uint32_t id) {
+    for (size_t k = 0; k < m->item_count; k++)
+        if (m->items[k].id == id) return &m->items[k];
+    return NULL;
+}
+
+/* The primary's type: listed once, neither hidden nor protected. */
+static int read_items(meta_boxes *m) {
+    if (!read_item_infos(m)) return 0;
+    const item_info *primary = NULL;
+    for (size_t k = 0; k < m->item_count; k++) {
+        if (m->items[k].id != m->primary) continue;
+        if (primary) return 0;
+        primary = &m->items[k];
     }
-    return 0;
+    if (!primary || primary->hidden || primary->protected_) return 0;
+    m->primary_type = primary->type;
+    return 1;
 }
 
 /* auxl images of the primary (alpha candidates) and a grid's first tile (its bit depth is the grid's). */
@@ -199,7 +204,10 @@ static int read_references(meta_boxes *m) {
         }
     }
     if (m->primary_type != FOURCC('g', 'r', 'i', 'd')) return 1;
-    return m->first_tile && item_type(m, m->first_tile, &m->first_tile_type);
+    const item_info *tile = m->first_tile ? item_with_id(m, m->first_tile) : NULL;
+    if (!tile) return 0;
+    m->first_tile_type = tile->type;
+    return 1;
 }
 
 static int read_properties(meta_boxes *m) {
@@ -267,21 +275,11 @@ static int every_image_has_properties(meta_boxes *m) {
     size_t sorted = 1; /* encoders list items in order: then no sort is needed */
     while (sorted < m->associated_count && m->associated[sorted - 1] <= m->associated[sorted]) sorted++;
     if (sorted < m->associated_count) qsort(m->associated, m->associated_count, sizeof *m->associated, compare_ids);
-    unsigned version, infe_version;
-    uint32_t flags, infe_flags, type;
-    span rest, infe, fields;
-    if (!full_box(m->iinf, &version, &flags, &rest)) return 0;
-    for (size_t at = version == 0 ? 2 : 4; at < rest.n;) {
-        if (!next_box(rest, &at, &type, &infe)) return 0;
-        if (type != FOURCC('i', 'n', 'f', 'e') || !full_box(infe, &infe_version, &infe_flags, &fields)) continue;
-        size_t f = 0;
-        uint64_t id, protection;
-        if (!number(fields, &f, infe_version == 2 ? 2 : 4, &id) || !number(fields, &f, 2, &protection) || fields.n - f < 4)
-            return 0;
-        uint32_t item = be32(fields.p + f), key = (uint32_t)id;
-        if (item == FOURCC('E', 'x', 'i', 'f') || item == FOURCC('m', 'i', 'm', 'e') || item == FOURCC('u', 'r', 'i', ' '))
+    for (size_t k = 0; k < m->item_count; k++) {
+        uint32_t type = m->items[k].type, id = m->items[k].id;
+        if (type == FOURCC('E', 'x', 'i', 'f') || type == FOURCC('m', 'i', 'm', 'e') || type == FOURCC('u', 'r', 'i', ' '))
             continue;
-        if (!bsearch(&key, m->associated, m->associated_count, sizeof key, compare_ids)) return 0;
+        if (!bsearch(&id, m->associated, m->associated_count, sizeof id, compare_ids)) return 0;
     }
     return 1;
 }
@@ -406,6 +404,8 @@ static int answer(meta_boxes *m, span meta, int64_t file_size, wf_heif_facts *fa
         return 0;
     facts->alpha = 0;
     for (size_t k = 0; k < m->alpha_count; k++) {
+        const item_info *item = item_with_id(m, m->alpha_ids[k]);
+        if (!item || item->type != m->primary_type) return 0; /* an odd alpha image: libheif decides */
         int alpha = is_alpha(m, &m->of_alpha[k]);
         if (alpha < 0) return 0;
         facts->alpha |= alpha;
