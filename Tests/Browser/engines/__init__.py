@@ -92,6 +92,32 @@ class Driver(ABC):
         """Ends the browser and every process it started."""
 
 
+class SeleniumDriver(Driver):
+    """What Chromium (chromedriver) and WebKit (WebKitWebDriver) share: a Selenium WebDriver in self.driver."""
+
+    driver = None
+
+    def navigate(self, url):
+        self.driver.get(url)
+
+    def run(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_script(sync_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def run_async(self, body, *args):
+        from selenium.common.exceptions import JavascriptException
+        try:
+            return decode(self.driver.execute_async_script(async_wrapper(body), *args))
+        except JavascriptException as error:
+            raise ScriptError(error.msg) from None
+
+    def screenshot_png(self):
+        return self.driver.get_screenshot_as_png()
+
+
 def start(engine: str, *, javascript: bool = True, block_images: bool = False, preload: str | None = None) -> Driver:
     if engine == "chromium":
         from . import chromium as module

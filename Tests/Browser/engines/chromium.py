@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from . import Driver, EngineUnavailable, ScriptError, async_wrapper, decode, sync_wrapper
+from . import EngineUnavailable, SeleniumDriver
 
 CHROMIUM = os.environ.get("WATERFALL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("WATERFALL_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -37,7 +37,7 @@ def options(*, javascript: bool):
     return o
 
 
-class ChromiumDriver(Driver):
+class ChromiumDriver(SeleniumDriver):
     engine = "chromium"
 
     def __init__(self, driver):
@@ -57,26 +57,6 @@ class ChromiumDriver(Driver):
                 return
             self._chrome = (self._chrome[0] + width - inner[0], self._chrome[1] + height - inner[1])
         raise RuntimeError(f"chromium: viewport {inner}, wanted {width}x{height}")
-
-    def navigate(self, url):
-        self.driver.get(url)
-
-    def run(self, body, *args):
-        from selenium.common.exceptions import JavascriptException
-        try:
-            return decode(self.driver.execute_script(sync_wrapper(body), *args))
-        except JavascriptException as error:
-            raise ScriptError(error.msg) from None
-
-    def run_async(self, body, *args):
-        from selenium.common.exceptions import JavascriptException
-        try:
-            return decode(self.driver.execute_async_script(async_wrapper(body), *args))
-        except JavascriptException as error:
-            raise ScriptError(error.msg) from None
-
-    def screenshot_png(self):
-        return self.driver.get_screenshot_as_png()
 
     def quit(self):
         self.driver.quit()

@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import Driver, EngineUnavailable, ScriptError, async_wrapper, decode, sync_wrapper
+from . import EngineUnavailable, SeleniumDriver
 
 WEBKIT_WEBDRIVER = os.environ.get("WATERFALL_WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
 XVFB = os.environ.get("WATERFALL_XVFB", "/usr/bin/Xvfb")
@@ -86,7 +86,7 @@ def stop_display():
     _display.update(process=None, name=None)
 
 
-class WebKitDriver(Driver):
+class WebKitDriver(SeleniumDriver):
     engine = "webkit"
 
     def __init__(self, driver, script_dir: Path | None):
@@ -101,26 +101,6 @@ class WebKitDriver(Driver):
             if inner == [width, height]:
                 return
         raise RuntimeError(f"webkit: viewport {inner}, wanted {width}x{height}")
-
-    def navigate(self, url):
-        self.driver.get(url)
-
-    def run(self, body, *args):
-        from selenium.common.exceptions import JavascriptException
-        try:
-            return decode(self.driver.execute_script(sync_wrapper(body), *args))
-        except JavascriptException as error:
-            raise ScriptError(error.msg) from None
-
-    def run_async(self, body, *args):
-        from selenium.common.exceptions import JavascriptException
-        try:
-            return decode(self.driver.execute_async_script(async_wrapper(body), *args))
-        except JavascriptException as error:
-            raise ScriptError(error.msg) from None
-
-    def screenshot_png(self):
-        return self.driver.get_screenshot_as_png()
 
     def full_page_png(self):
         width, height, view, start = self.run("const d = document.documentElement; "

@@ -6,10 +6,7 @@ import Testing
 /// One GIF fixture of Fixtures/formats/gif and what its expected.json says of it (made, and checked with
 /// Pillow, by Tests/Tools/make_gif_fixtures.py).
 struct GIFFixture: Sendable, CustomTestStringConvertible {
-    struct Failure: Decodable, Sendable {
-        var kind: String
-        var message: String
-    }
+    typealias Failure = ExpectedRefusal
 
     struct Entry: Decodable, Sendable {
         var file: String
@@ -107,10 +104,7 @@ struct GIFHeaderTests {
     func header(_ fixture: GIFFixture) throws {
         let result = HeaderReader().read(path: fixture.path)
         if let error = fixture.entry.error {
-            let failure = try #require(result.failureValue, "\(fixture.entry.file) read, but should fail: \(error.message)")
-            #expect("\(failure.kind)" == error.kind, "\(failure.reason)")
-            #expect(failure.reason.hasPrefix(error.message), "\(failure.reason)")
-            #expect(!failure.reason.contains("\n"))
+            try error.check(result, file: fixture.entry.file)
             return
         }
         let header = try result.get()

@@ -6,10 +6,7 @@ import Testing
 /// One HEIC or AVIF fixture of Fixtures/formats/heif and what its expected.json says of it (made, and checked
 /// with pillow-heif and heif-info, by Tests/Tools/make_heif_fixtures.py).
 struct HEIFFixture: Sendable, CustomTestStringConvertible {
-    struct Failure: Decodable, Sendable {
-        var kind: String
-        var message: String
-    }
+    typealias Failure = ExpectedRefusal
 
     struct Entry: Decodable, Sendable {
         var file: String
@@ -49,10 +46,7 @@ struct HEIFHeaderTests {
     func header(_ fixture: HEIFFixture) throws {
         let result = HeaderReader().read(path: fixture.path)
         if let error = fixture.entry.error {
-            let failure = try #require(result.failureValue, "\(fixture.entry.file) read, but should fail: \(error.message)")
-            #expect("\(failure.kind)" == error.kind, "\(failure.reason)")
-            #expect(failure.reason.hasPrefix(error.message), "\(failure.reason)")
-            #expect(!failure.reason.contains("\n"))
+            try error.check(result, file: fixture.entry.file)
             return
         }
         let header = try result.get()
