@@ -16,7 +16,8 @@ C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 # HEIC, AVIF, WebP and GIF fixtures, one folder per format, each with its expected.json.
-FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*))
+FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
+	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
 .PHONY: help deps venv build gallery test unit-test formats-test browser-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
 
