@@ -264,6 +264,21 @@ static uint8_t *resample_image(const uint8_t *image, uint32_t width, uint32_t he
     return output;
 }
 
+/* The mean colour of `count` pixels, each weighted by its alpha (so a cut-out's transparent border does
+ * not grey it); 0 when nothing is opaque enough to have a colour. Gray is spread to R, G and B. */
+static int average_colour(const uint8_t *pixels, size_t count, int channels, uint8_t rgb[3]) {
+    int colour = channels >= 3 ? 3 : 1, alpha = channels == 2 || channels == 4;
+    uint64_t sum[3] = {0, 0, 0}, weight = 0;
+    for (size_t i = 0; i < count; i++, pixels += channels) {
+        uint64_t a = alpha ? pixels[channels - 1] : 255;
+        for (int k = 0; k < colour; k++) sum[k] += a * pixels[k];
+        weight += a;
+    }
+    if (weight == 0) return 0;
+    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[colour == 3 ? k : 0] + weight / 2) / weight);
+    return 1;
+}
+
 /* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
 static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, int has_alpha, const wf_derive_request *r,
                  const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
@@ -296,6 +311,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
     out->channels = channels;
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
     if (decoded->icc && !icc_kept) out->warnings++;
+    out->has_average = average_colour(image, (size_t)width * height, channels, out->average_rgb);
 }
 
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {

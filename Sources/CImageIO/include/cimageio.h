@@ -125,6 +125,9 @@ typedef struct {
     int32_t scale_denom;   /* JPEG DCT scaling used: 1, 2, 4 or 8; 1 for PNG; 0 when nothing was decoded */
     int32_t icc_length;    /* bytes of ICC profile carried into the output, 0 if none */
     int32_t warnings;      /* recoverable oddities (benign PNG chunk errors, dropped ICC profile, ...) */
+    int32_t has_average;   /* 1 when average_rgb holds the still's average colour (0: all transparent, or an
+                              animation, whose tile is the still that has it) */
+    uint8_t average_rgb[3]; /* the output's mean colour, weighted by alpha, in its own colour space */
     char message[200];     /* one line, why, when status != WF_DERIVE_OK */
 } wf_derive_result;
 

@@ -14,9 +14,11 @@ public struct DerivedImage: Sendable, Equatable {
     public var colorProfileLength: Int
     /// Recoverable oddities on the way: a dropped profile, a damaged ancillary PNG chunk.
     public var warnings: Int
+    /// The image's mean colour; nil for an animation (its still tile has one) or a wholly transparent image.
+    public var averageColor: AverageColor?
 
     public init(format: ImageFormat, width: Int, height: Int, source: ImageHeader, dctScale: Int = 1,
-                colorProfileLength: Int = 0, warnings: Int = 0) {
+                colorProfileLength: Int = 0, warnings: Int = 0, averageColor: AverageColor? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -24,5 +26,6 @@ public struct DerivedImage: Sendable, Equatable {
         self.dctScale = dctScale
         self.colorProfileLength = colorProfileLength
         self.warnings = warnings
+        self.averageColor = averageColor
     }
 }

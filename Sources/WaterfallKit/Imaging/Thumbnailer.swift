@@ -55,7 +55,9 @@ public struct Thumbnailer: Sendable {
             source: ImageHeader(header, format: SniffedFormat(raw: header.format).readable ?? .jpeg),
             dctScale: Int(result.scale_denom),
             colorProfileLength: Int(result.icc_length),
-            warnings: Int(result.warnings)
+            warnings: Int(result.warnings),
+            averageColor: result.has_average != 0
+                ? AverageColor(red: result.average_rgb.0, green: result.average_rgb.1, blue: result.average_rgb.2) : nil
         ))
     }
 

@@ -42,6 +42,8 @@ struct BuildCache: Sendable {
         var width: Int
         var height: Int
         var format: ImageFormat
+        /// The image's mean colour (a still's), for the page's placeholders.
+        var averageColor: AverageColor? = nil
     }
 
     let folder: CacheFolder
@@ -116,7 +118,8 @@ struct BuildCache: Sendable {
     func temporaryName(_ label: String) -> String { "\(CacheFolder.temporaryPrefix)\(getpid())-\(label)" }
 
     /// Moves a made image into the store; returns its record.
-    func store(_ label: String, content: String, key: String, format: ImageFormat, width: Int, height: Int) -> Derived? {
+    func store(_ label: String, content: String, key: String, image: DerivedImage) -> Derived? {
+        let format = image.format, width = image.width, height = image.height
         let temporary = temporaryName(label)
         let file = Self.digest(content + "|" + key) + format.fileExtension
         guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentHash(),
@@ -124,7 +127,8 @@ struct BuildCache: Sendable {
             folder.tmp.remove(temporary)
             return nil
         }
-        return Derived(key: key, file: file, bytes: made.size, hash: hash, width: width, height: height, format: format)
+        return Derived(key: key, file: file, bytes: made.size, hash: hash, width: width, height: height, format: format,
+                       averageColor: image.averageColor)
     }
 
     /// Removes a temporary file that was not stored.
@@ -232,8 +236,10 @@ extension BuildCache.Entry {
                   case .int(let w)? = part["width"], case .int(let h)? = part["height"],
                   case .string(let kind)? = part["format"], let derivedFormat = ImageFormat(rawValue: kind),
                   !file.contains("/"), !file.hasPrefix("."), !file.isEmpty, Self.plausible(w, h) else { return nil }
+            var color: AverageColor?
+            if case .string(let hex)? = part["average"] { color = AverageColor(hex: hex) }
             self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
-                                                     format: derivedFormat)
+                                                     format: derivedFormat, averageColor: color)
         }
     }
 
@@ -254,7 +260,8 @@ extension BuildCache.Entry {
                 return (label, .object([("key", .string(item.key)), ("file", .string(item.file)), ("bytes", .int(item.bytes)),
                                         ("hash", .string(item.hash)),
                                         ("width", .int(item.width)), ("height", .int(item.height)),
-                                        ("format", .string(item.format.rawValue))]))
+                                        ("format", .string(item.format.rawValue))]
+                                       + (item.averageColor.map { [("average", .string($0.hex))] } ?? [])))
             })),
         ])
     }

@@ -83,8 +83,7 @@ struct ImageDeriver: Sendable {
                         made.append(kept)
                         continue
                     }
-                    guard let stored = cache.store(label, content: entry.content, key: derivation.key, format: image.format,
-                                                   width: image.width, height: image.height) else {
+                    guard let stored = cache.store(label, content: entry.content, key: derivation.key, image: image) else {
                         job.staged.forEach(cache.discard)
                         return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
                     }
@@ -135,6 +134,7 @@ extension DerivedFile {
     /// Its path in the site is given later, by `SiteNames`.
     init(derivation: Derivation, stored: BuildCache.Derived, made: Bool = false) {
         self.init(label: derivation.label, role: derivation.role, key: derivation.key, path: "", width: stored.width,
-                  height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made)
+                  height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made,
+                  averageColor: stored.averageColor)
     }
 }

@@ -93,7 +93,7 @@ struct Derivation: Sendable, Equatable {
     }
 
     /// Bump when the derivation code changes its output for the same request.
-    static let formatVersion = "derive-2"
+    static let formatVersion = "derive-3"  // 3: the mean colour is recorded with each image
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

@@ -136,6 +136,8 @@ struct DerivedFile: Sendable, Equatable {
     var stored: String
     var hash: String
     var made: Bool
+    /// Its mean colour (stills), shown while it loads.
+    var averageColor: AverageColor? = nil
 }
 
 extension String {

@@ -84,6 +84,8 @@ struct SitePages {
             "alt": .string(photo.label),
             "caption": photo.caption.map { .string($0.title) } ?? .null,
             "style": .string(board.tileStyles[index]),
+            // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
+            "color": published.tiles[0].averageColor.map { .string($0.hex) } ?? .null,
             "eager": .bool(board.firstScreen[index]),
             "name": .string(photo.fileName),
             "album": .null,
@@ -118,6 +120,7 @@ struct SitePages {
             "height": .int(view.height),
             "alt": .string(photo.label),
             "name": .string(photo.fileName),
+            "color": (view.averageColor ?? published.tiles[0].averageColor).map { .string($0.hex) } ?? .null,
         ]
         context["caption"] = photo.caption.map { caption in
             ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]

@@ -69,7 +69,7 @@ struct SiteStructureTests {
         #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft">← IMG 4</a>"#))
         #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight">IMG 6 →</a>"#))
         #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ Paged</a>"#))
-        #expect(photo.contains(#"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="aspect-ratio: 1800 / 1200; width: min(100%, 1800px, calc(85vh * 1800 / 1200))">"#))
+        #expect(photo.contains(#"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627486; aspect-ratio: 1800 / 1200; width: min(100%, 1800px, calc(85vh * 1800 / 1200))">"#))
         #expect(LinkChecker.brokenLinks(in: output.path) == [])
         try golden(output.path + "/page-2.html", as: "paged-page-2.html")
         try golden(output.path + "/photos/IMG_5.jpg.html", as: "paged-photo.html")
