@@ -30,7 +30,9 @@ public struct BaseURL: Sendable, Equatable {
         }
         let rest = text.dropFirst(scheme.count)
         let authority = rest.prefix { $0 != "/" }
-        guard !authority.isEmpty else { return "has no host" }
+        // The host is what comes before the port (an IPv6 literal keeps its colons inside brackets).
+        let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" }
+        guard host.contains(where: { $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return "has no host" }
         guard authority.unicodeScalars.allSatisfy(isHostCharacter) else {
             return "must have a plain host name (letters, digits, '-', '.', and an optional :port; no user name)"
         }

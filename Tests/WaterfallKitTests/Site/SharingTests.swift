@@ -182,6 +182,7 @@ struct SharingTests {
         (#""example.com""#, "must start with http:// or https:// (got 'example.com')"),
         (#""/photos/""#, "must start with http:// or https:// (got '/photos/')"),
         (#""https://""#, "has no host (got 'https://')"),
+        (#""https://:8080/photos""#, "has no host (got 'https://:8080/photos')"),
         (#""https://me:pw@example.com/""#, "must have a plain host name (letters, digits, '-', '.', and an optional :port; no user name) (got 'https://me:pw@example.com/')"),
         (#""https://example.com/a?b=1""#, "must not have a query (?) or a fragment (#) (got 'https://example.com/a?b=1')"),
         (#""https://example.com/my photos/""#, "must be written in ASCII without spaces or quotes (percent-encode the rest) (got 'https://example.com/my photos/')"),
@@ -195,6 +196,14 @@ struct SharingTests {
         #expect(run.status == 1)
         #expect(run.stderr == "waterfall: ./waterfall.json: 'baseURL' \(message.replacingOccurrences(of: " (got", with: ", such as https://example.com/photos/ (got"))\n")
         #expect(!FileManager.default.fileExists(atPath: input.path + "/_site"))
+    }
+
+    @Test func acceptedBaseURLsEndInOneSlashWithALowerCaseScheme() {
+        #expect(BaseURL("HTTPS://Example.com:8443/a")?.text == "https://Example.com:8443/a/")
+        #expect(BaseURL("http://example.com")?.text == "http://example.com/")
+        #expect(BaseURL("https://[::1]:8080/x%20y/")?.text == "https://[::1]:8080/x%20y/")
+        #expect(BaseURL("https://example.com/a/")?.absolute("ü/photos/x y#1?.jpg.html")
+            == "https://example.com/a/%C3%BC/photos/x%20y%231%3F.jpg.html")
     }
 
     @Test func aBaseURLOfTheWrongTypeOrFlagIsRefused() throws {
