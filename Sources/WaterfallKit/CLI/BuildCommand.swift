@@ -6,7 +6,7 @@ struct BuildCommand {
         Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
                                [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
-                               [--follow-symlinks]
+                               [--follow-symlinks] [--base-url URL]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -18,6 +18,8 @@ struct BuildCommand {
           --title T            the page title (default: the config's title, else the folder's name)
           --originals P        publish the original files too: none (default), link (hard link
                                where possible) or copy; tiles show and link to derived images
+          --base-url URL       where the site will be published (default: the config's baseURL):
+                               adds link-preview tags, feed.atom and sitemap.xml
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
@@ -63,6 +65,12 @@ struct BuildCommand {
                     throw UsageError("--originals must be none, link or copy (got '\(text)')", command: name)
                 }
                 command.options.originals = policy
+            case .option("--base-url"):
+                let text = try scanner.value()
+                guard let url = BaseURL(text) else {
+                    throw UsageError("--base-url \(BaseURL.problem(with: text)!) (got \(BaseURL.quoted(text)))", command: name)
+                }
+                command.options.baseURL = url
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true

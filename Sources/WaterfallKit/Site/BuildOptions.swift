@@ -13,6 +13,8 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Overrides the configuration's `originals`.
     public var originals: SiteConfiguration.OriginalsPolicy?
+    /// Overrides the configuration's `baseURL`.
+    public var baseURL: BaseURL?
     /// Where the cache lives; nil means `OUTPUT/.waterfall/cache`.
     public var cacheDirectory: String?
     /// Only this part of the photos, into the cache, and no pages: (index from 1, count).

@@ -137,6 +137,7 @@ public struct SiteBuilder: Sendable {
         }
         if let title = options.title { configuration.title = title }
         if let originals = options.originals { configuration.originals = originals }
+        if let baseURL = options.baseURL { configuration.baseURL = baseURL }
         return (configuration, skipped)
     }
 
@@ -239,7 +240,8 @@ public struct SiteBuilder: Sendable {
                        into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String]) {
         // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
         let albums = root.all
-        var files = pages.paths(root) + assets.map(\.path)
+        let sharing = SharingFiles(baseURL: pages.configuration.baseURL, root: root)
+        var files = pages.paths(root) + assets.map(\.path) + sharing.paths
         var publishing: [String: FileIdentity] = [:]
         for album in albums {
             for photo in album.photos {
@@ -263,6 +265,7 @@ public struct SiteBuilder: Sendable {
                 }
             }
             for asset in assets { try writer.write(asset.bytes, to: asset.path) }
+            for file in sharing.documents(pages: pages.paths(root)) { try writer.write(file.text, to: file.path) }
             for album in albums {
                 for photo in album.photos {
                     for image in photo.images {

@@ -41,7 +41,7 @@ extension SiteConfiguration {
                 settings.cover = name
             default:
                 let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "footerText", "maxPixels",
-                             "quality", "viewSize", "tileWidth", "densities", "originals", "perPage"].contains(key)
+                             "quality", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
                     : "unknown key '\(key)'")
@@ -97,6 +97,12 @@ extension SiteConfiguration {
                     throw fail("'originals' must be 'none', 'link' or 'copy' (got '\(name)')")
                 }
                 configuration.originals = policy
+            case "baseURL":
+                let text = try string(value, key)
+                guard let url = BaseURL(text) else {
+                    throw fail("'baseURL' \(BaseURL.problem(with: text)!), such as https://example.com/photos/ (got \(BaseURL.quoted(text)))")
+                }
+                configuration.baseURL = url
             default: throw fail("unknown key '\(key)'")
             }
         }

@@ -29,6 +29,9 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var densities = [1, 2]
     /// Whether the originals are published beside the derived images.
     public var originals = OriginalsPolicy.none
+    /// Where the site will be published; with it, pages get link-preview tags and the site a feed and a
+    /// sitemap (which need absolute URLs). Without it, none of these.
+    public var baseURL: BaseURL?
 
     public init() {}
 

@@ -67,6 +67,8 @@ struct SitePages {
         context["empty"] = .bool(tiles.isEmpty)
         context["photoCountText"] = .string(Self.count(album.totalPhotos))
         context["pager"] = pageCount == 1 ? .null : pager(album: album.sitePath, number: number, of: pageCount, from: path)
+        context["share"] = share(trail)?.value(page: path, title: album.title, description: album.description,
+                                               image: album.cover?.view, imageAlt: album.cover?.photo.label ?? "") ?? .null
         return try render("page", context)
     }
 
@@ -139,10 +141,17 @@ struct SitePages {
             "href": .string(SitePath.url(from: path, to: Self.galleryPath(album: album.sitePath, page: galleryPage)) + "#tile-\(tileIndex)"),
             "title": .string(album.title),
         ]
+        context["share"] = share(trail)?.value(page: path, title: photo.label, description: photo.caption?.description,
+                                               image: view, imageAlt: photo.label) ?? .null
         return try render("photo", context)
     }
 
     // MARK: - Shared
+
+    /// The link-preview tags' maker, when the site has a base URL; the site's title is the trail's first.
+    private func share(_ trail: [(title: String, path: String)]) -> ShareTags? {
+        configuration.baseURL.map { ShareTags(baseURL: $0, siteTitle: trail.first?.title ?? "") }
+    }
 
     private func common(page: String, title: String, trail: [(title: String, path: String)]) -> [String: TemplateValue] {
         let crumbs: [TemplateValue] = trail.enumerated().map { position, crumb in
