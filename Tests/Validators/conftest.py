@@ -42,7 +42,9 @@ def pages(site) -> dict[str, Path]:
     photos = sorted(site.glob("photos/*.html"))
     if not albums or not photos:
         pytest.fail(f"SampleGallery's site at {site} has no album or no photo page")
-    return {"gallery": site / "index.html", "album": albums[0], "photo": photos[0]}
+    # The photo page with the most paragraphs (description, EXIF, original link): most of photo.mustache.
+    richest = max(photos, key=lambda page: page.read_text(encoding="utf-8").count("<p"))
+    return {"gallery": site / "index.html", "album": albums[0], "photo": richest}
 
 
 @pytest.fixture
