@@ -7,8 +7,8 @@
 /// already tried is skipped (the same subtree). A node budget keeps many-column layouts bounded;
 /// it counts nodes, not time, so the answer is the same on every machine.
 struct BalancedEndSearch {
-    /// Nodes visited at most; c^(c+3) for c ≥ 6 would be too many, and well before the budget runs
-    /// out the search has usually proved its answer optimal (see the README's figures).
+    /// Nodes visited at most: c^(c+3) assignments are too many to try for many columns. When the
+    /// budget runs out the best assignment found so far stands (at worst shortest's own).
     static let nodeBudget = 200_000
 
     private let tailHeights: [Double]
