@@ -4,7 +4,8 @@ struct LayoutCommand {
 
     static let help = """
         Usage: waterfall layout DIR --width W [--columns C] [--column-spacing G] [--row-spacing R]
-                                [--insets T,L,B,R] [--footer-height F] [--placement shortest|round-robin]
+                                [--insets T,L,B,R] [--footer-height F]
+                                [--placement balanced|shortest|round-robin] [--flow-tolerance T]
                                 [--json] [--max-pixels N] [--jobs N]
 
         Lays out the photos directly in DIR (sub-folders are not included) as a waterfall board W
@@ -19,9 +20,14 @@ struct LayoutCommand {
           --row-spacing R        gap between tiles of a column, 0–1000 (default 10)
           --insets T,L,B,R       space around the tiles, or one value for all four, 0–1000 (default 10)
           --footer-height F      height of the footer under the tallest column, 0–10000 (default 50)
-          --placement P          shortest: each tile to the shortest column, leftmost on ties
-                                 (default); round-robin: tile i to column i mod C
-          --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...}}
+          --placement P          balanced (default): shortest, then the last C + 3 tiles re-placed
+                                 to level the columns' bottoms; shortest: each tile to the
+                                 shortest column, leftmost on ties; round-robin: tile i to
+                                 column i mod C
+          --flow-tolerance T     columns within T px of the shortest count as tied, and the
+                                 leftmost of them is taken, 0–1000 (default 0)
+          --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...},
+                                 "placement", "flowTolerance", "spread", "spreadTileWidths"}
           --max-pixels N         skip images of more than N pixels (default 250000000)
           --jobs N               headers read at a time (default: the number of cores)
           -h, --help             show this help
@@ -49,6 +55,7 @@ struct LayoutCommand {
             case .option("--insets"): command.configuration.edgeInsets = try scanner.insets(in: SettingLimits.spacing)
             case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(in: SettingLimits.footerHeight)
             case .option("--placement"): command.configuration.placement = try scanner.placement()
+            case .option("--flow-tolerance"): command.configuration.flowTolerance = try scanner.number(in: SettingLimits.flowTolerance)
             case .option("--json"): command.json = true
             case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
@@ -146,9 +153,10 @@ extension ArgumentScanner {
     mutating func placement() throws -> PlacementPolicy {
         let text = try value()
         switch text {
+        case "balanced": return .balanced
         case "shortest", "shortest-column": return .shortestColumn
         case "round-robin", "roundrobin": return .roundRobin
-        default: throw UsageError("\(option) must be 'shortest' or 'round-robin' (got '\(text)')", command: command)
+        default: throw UsageError("\(option) must be 'balanced', 'shortest' or 'round-robin' (got '\(text)')", command: command)
         }
     }
 }

@@ -23,6 +23,10 @@ struct LayoutReport {
             ("contentHeight", .double(layout.contentSize.height)),
             ("items", .array(items)),
             ("footer", .object(rect(footerFrame))),
+            ("placement", .string(layout.configuration.placement.name)),
+            ("flowTolerance", .double(layout.configuration.flowTolerance)),
+            ("spread", .double(layout.bottomSpread)),
+            ("spreadTileWidths", .double(layout.bottomSpread / layout.itemWidth)),
         ]).rendered() + "\n"
     }
 
@@ -34,7 +38,9 @@ struct LayoutReport {
         let footer = footerFrame
         let summary = "\(files.count) photo\(files.count == 1 ? "" : "s"), \(layout.configuration.columnCount) columns "
             + "of \(layout.itemWidth.readable) px on a board \(layout.containerWidth.readable) px wide; "
-            + "footer at y \(footer.y.readable), content height \(layout.contentSize.height.readable)\n"
+            + "footer at y \(footer.y.readable), content height \(layout.contentSize.height.readable); "
+            + "\(layout.configuration.placement.name) placement, bottoms \(layout.bottomSpread.readable) px "
+            + "(\((layout.bottomSpread / layout.itemWidth).readable) tile widths) apart\n"
         return TextTable(heading: ["INDEX", "FILE", "COLUMN", "X", "Y", "WIDTH", "HEIGHT"], rows: rows).rendered() + summary
     }
 }

@@ -1,5 +1,9 @@
 /// How items are distributed over the columns.
 public enum PlacementPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Shortest-column placement, then the last few items (``ColumnPlanner/tailLength(columnCount:)``)
+    /// re-placed to make the columns' bottoms as level as possible. Each column still takes its
+    /// items in gallery order; only the reading order of those last items can change.
+    case balanced
     /// Each item goes to the column where its top would be highest (the shortest column), the
     /// leftmost one on ties. This is what CHTCollectionViewWaterfallLayout does and keeps the
     /// columns' bottoms within about one tile of each other.
@@ -7,4 +11,13 @@ public enum PlacementPolicy: String, Sendable, Hashable, CaseIterable {
     /// Item i goes to column i mod c, as the simplest tutorials do. Kept for comparison: the
     /// columns drift apart as soon as the photos' aspect ratios differ.
     case roundRobin
+
+    /// The name the command line and reports use.
+    public var name: String {
+        switch self {
+        case .balanced: "balanced"
+        case .shortestColumn: "shortest"
+        case .roundRobin: "round-robin"
+        }
+    }
 }

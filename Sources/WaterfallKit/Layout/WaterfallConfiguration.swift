@@ -14,6 +14,12 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     /// Height of the full-width header at the very top; 0 means no header element.
     public var headerHeight: Double
     public var placement: PlacementPolicy
+    /// Shortest-column placement takes the leftmost column whose next top is within this many
+    /// pixels of the lowest, like CSS Grid Lanes' `flow-tolerance`: a small tolerance keeps
+    /// reading order left to right when columns are almost level. 0 by default, so `shortest`
+    /// stays exactly CHTCollectionViewWaterfallLayout's rule; balanced placement levels the end
+    /// anyway, and any tolerance makes the columns' ends up to that much more ragged.
+    public var flowTolerance: Double
 
     public init(
         columnCount: Int = 3,
@@ -22,7 +28,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         edgeInsets: EdgeInsets = EdgeInsets(top: 10, left: 10, bottom: 10, right: 10),
         footerHeight: Double = 50,
         headerHeight: Double = 0,
-        placement: PlacementPolicy = .shortestColumn
+        placement: PlacementPolicy = .balanced,
+        flowTolerance: Double = 0
     ) {
         self.columnCount = columnCount
         self.columnSpacing = columnSpacing
@@ -31,6 +38,7 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         self.footerHeight = footerHeight
         self.headerHeight = headerHeight
         self.placement = placement
+        self.flowTolerance = flowTolerance
     }
 
     /// This configuration with every value the delegate supplies (non-nil) taking precedence,
@@ -53,7 +61,7 @@ public struct WaterfallConfiguration: Sendable, Hashable {
             ("columnSpacing", columnSpacing), ("rowSpacing", rowSpacing),
             ("edgeInsets.top", edgeInsets.top), ("edgeInsets.left", edgeInsets.left),
             ("edgeInsets.bottom", edgeInsets.bottom), ("edgeInsets.right", edgeInsets.right),
-            ("footerHeight", footerHeight), ("headerHeight", headerHeight),
+            ("footerHeight", footerHeight), ("headerHeight", headerHeight), ("flowTolerance", flowTolerance),
         ]
         for (name, value) in lengths where !(value.isFinite && value >= 0) {
             throw .invalidLength(name: name, value: value)

@@ -38,7 +38,8 @@ public struct WaterfallLayout: Sendable {
     /// container width that is negative, non-finite or leaves no room for the items, a negative
     /// item count, or an item height that is negative or non-finite.
     /// Cost: O(n·c) time for n items and c columns (a linear scan for the shortest column, as the
-    /// original does; c is small), O(n) memory.
+    /// original does; c is small), plus, for balanced placement, a bounded search over the last
+    /// c + 3 items; O(n) memory.
     public init(
         containerWidth: Double,
         configuration: WaterfallConfiguration = WaterfallConfiguration(),
@@ -65,48 +66,35 @@ public struct WaterfallLayout: Sendable {
         precondition(columnAssignment.map { $0.count == itemCount } ?? true,
                      "column assignment must have one column per item")
 
+        let heights = try Self.heights(from: delegate, count: itemCount, itemWidth: itemWidth)
+        let columns = columnAssignment
+            ?? ColumnPlanner(configuration: configuration).columns(forHeights: heights, placement: configuration.placement)
         let columnCount = configuration.columnCount
-        let rowSpacing = configuration.rowSpacing
-        let firstTop = configuration.headerHeight + configuration.edgeInsets.top
         // x = L + column·(w + g), summed column by column: since rounding is monotonic and g ≥ 0,
         // each column then starts at or after the previous column's maxX (x + w), whereas the
         // product form can land one ulp inside its neighbour.
         let pitch = itemWidth + configuration.columnSpacing
         var columnX = [configuration.edgeInsets.left]
         for _ in 1..<columnCount { columnX.append(columnX[columnX.count - 1] + pitch) }
-        // bottoms: maxY of each column's last item; nextTops: where the next item of the column
-        // would start. Both are kept so that the footer uses the exact bottom (no `+ r − r`).
-        var bottoms = [Double](repeating: firstTop, count: columnCount)
-        var nextTops = bottoms
+        // The same stacking arithmetic as the planner's, so the frames are the ones it judged.
+        var stacks = ColumnStacks(columnCount: columnCount,
+                                  firstTop: configuration.headerHeight + configuration.edgeInsets.top,
+                                  rowSpacing: configuration.rowSpacing)
         var items: [LayoutAttributes] = []
         items.reserveCapacity(itemCount)
         var columnItems = [[Int]](repeating: [], count: columnCount)
         for column in 0..<columnCount { columnItems[column].reserveCapacity(itemCount / columnCount + 1) }
 
-        for index in 0..<itemCount {
-            let height = delegate.heightForItem(at: index, itemWidth: itemWidth)
-            guard height.isFinite, height >= 0 else { throw .invalidItemHeight(index: index, height: height) }
-            let column: Int
-            if let columnAssignment {
-                column = columnAssignment[index]
-                precondition((0..<columnCount).contains(column), "assigned column out of range")
-            } else {
-                switch configuration.placement {
-                case .roundRobin: column = index % columnCount
-                case .shortestColumn: column = Self.shortestColumn(nextTops)
-                }
-            }
-            let frame = Rect(x: columnX[column], y: nextTops[column], width: itemWidth, height: height)
-            guard frame.maxY.isFinite, (frame.maxY + rowSpacing).isFinite else {
-                throw .coordinateOverflow(index: index)
-            }
-            bottoms[column] = frame.maxY
-            nextTops[column] = frame.maxY + rowSpacing
+        for (index, column) in columns.enumerated() {
+            precondition((0..<columnCount).contains(column), "assigned column out of range")
+            let frame = Rect(x: columnX[column], y: stacks.nextTops[column], width: itemWidth, height: heights[index])
+            stacks.place(height: heights[index], in: column)
+            guard stacks.nextTops[column].isFinite else { throw .coordinateOverflow(index: index) }
             items.append(LayoutAttributes(kind: .item, index: index, frame: frame, column: column))
             columnItems[column].append(index)
         }
 
-        let footerY = bottoms.max()! + configuration.edgeInsets.bottom
+        let footerY = stacks.bottoms.max()! + configuration.edgeInsets.bottom
         let contentHeight = footerY + configuration.footerHeight
         guard contentHeight.isFinite else { throw .coordinateOverflow(index: nil) }
         self.init(
@@ -160,13 +148,29 @@ public struct WaterfallLayout: Sendable {
         }
     }
 
-    /// The leftmost column whose next top is the smallest: strict `<` keeps the first of equals.
-    static func shortestColumn(_ nextTops: [Double]) -> Int {
-        var best = 0
-        for column in nextTops.indices.dropFirst() where nextTops[column] < nextTops[best] {
-            best = column
+    /// Where each column ends: its last item's maxY, or the first top for an empty column.
+    public var columnBottoms: [Double] {
+        let firstTop = configuration.headerHeight + configuration.edgeInsets.top
+        return columnItems.map { $0.last.map { itemAttributes[$0].frame.maxY } ?? firstTop }
+    }
+
+    /// Tallest column bottom − shortest column bottom, in pixels: how ragged the board's end is.
+    public var bottomSpread: Double {
+        let bottoms = columnBottoms
+        return bottoms.max()! - bottoms.min()!
+    }
+
+    /// Every item's height at `itemWidth`, asked once each, in index order.
+    private static func heights(from delegate: some WaterfallLayoutDelegate, count: Int,
+                                itemWidth: Double) throws(LayoutError) -> [Double] {
+        var heights: [Double] = []
+        heights.reserveCapacity(count)
+        for index in 0..<count {
+            let height = delegate.heightForItem(at: index, itemWidth: itemWidth)
+            guard height.isFinite, height >= 0 else { throw .invalidItemHeight(index: index, height: height) }
+            heights.append(height)
         }
-        return best
+        return heights
     }
 
     private static func groupByColumn(_ items: [LayoutAttributes], columnCount: Int) -> [[Int]] {

@@ -31,6 +31,8 @@ enum SettingLimits {
     static let minWidth = 0.0...100_000
     /// Gaps between columns and rows, and each inset.
     static let spacing = 0.0...1_000
+    /// How near the shortest a column must be to count as tied (`flowTolerance`): a tile's height at most.
+    static let flowTolerance = 0.0...1_000
     /// The footer's height.
     static let footerHeight = 0.0...10_000
 }

@@ -40,8 +40,8 @@ extension SiteConfiguration {
                 guard case .string(let name) = value else { throw FileError(file: file, message: "'cover' must be a string (a photo's file name)") }
                 settings.cover = name
             default:
-                let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "footerText", "maxPixels",
-                             "quality", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
+                let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "footerText",
+                             "maxPixels", "quality", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
                     : "unknown key '\(key)'")
@@ -76,6 +76,7 @@ extension SiteConfiguration {
             case "rowSpacing": configuration.rowSpacing = try length(value, key)
             case "insets": configuration.insets = try insets(value, key)
             case "footerHeight": configuration.footerHeight = try length(value, key, in: SettingLimits.footerHeight)
+            case "flowTolerance": configuration.flowTolerance = try length(value, key, in: SettingLimits.flowTolerance)
             case "footerText": configuration.footerText = try string(value, key)
             case "sort":
                 let name = try string(value, key)

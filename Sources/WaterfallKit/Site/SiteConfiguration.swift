@@ -15,6 +15,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var rowSpacing: Double = 10
     public var insets = EdgeInsets(all: 10)
     public var footerHeight: Double = 50
+    /// See `WaterfallConfiguration.flowTolerance`: 0, the classic shortest-column rule.
+    public var flowTolerance: Double = 0
     public var footerText = "Made with Waterfall"
     public var sort = SortOrder.name
     public var reverse = false
@@ -90,7 +92,7 @@ public struct SiteConfiguration: Sendable, Equatable {
     /// The layout engine's configuration (columns come from each band).
     var layoutConfiguration: WaterfallConfiguration {
         WaterfallConfiguration(columnSpacing: columnSpacing, rowSpacing: rowSpacing, edgeInsets: insets,
-                               footerHeight: footerHeight)
+                               footerHeight: footerHeight, flowTolerance: flowTolerance)
     }
 
     /// The narrowest board the first band is laid out for. A band that starts at 0 still serves every

@@ -124,7 +124,7 @@ struct LayoutCommandTests {
         let folder = try TemporaryFolder()
         let run = try WaterfallProcess.run(["layout", folder.path, "--width", "500", "--json"])
         #expect(run.status == 0)
-        #expect(run.stdout == #"{"width": 500, "columns": 3, "contentHeight": 70, "items": [], "footer": {"x": 0, "y": 20, "width": 500, "height": 50}}"# + "\n")
+        #expect(run.stdout == #"{"width": 500, "columns": 3, "contentHeight": 70, "items": [], "footer": {"x": 0, "y": 20, "width": 500, "height": 50}, "placement": "balanced", "flowTolerance": 0, "spread": 0, "spreadTileWidths": 0}"# + "\n")
     }
 
     @Test(arguments: [
@@ -137,7 +137,8 @@ struct LayoutCommandTests {
         (["layout", ".", "--width", "800", "--column-spacing", "-1"], "--column-spacing must be at least 0, got -1"),
         (["layout", ".", "--width", "800", "--row-spacing", "nan"], "--row-spacing needs a number"),
         (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets needs four numbers"),
-        (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'shortest' or 'round-robin'"),
+        (["layout", ".", "--width", "800", "--flow-tolerance", "1001"], "--flow-tolerance must be at most 1000, got 1001"),
+        (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'balanced', 'shortest' or 'round-robin'"),
         // The same ranges as waterfall.json: no board, gap or footer so large that coordinates turn infinite.
         (["layout", ".", "--width", "1e308"], "--width must be at most 100000, got 1e+308"),
         (["layout", ".", "--width", "100000.5"], "--width must be at most 100000, got 100000.5"),

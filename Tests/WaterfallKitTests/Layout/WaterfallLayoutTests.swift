@@ -13,7 +13,8 @@ extension LayoutTests {
             #expect(configuration.edgeInsets == EdgeInsets(top: 10, left: 10, bottom: 10, right: 10))
             #expect(configuration.footerHeight == 50)
             #expect(configuration.headerHeight == 0)
-            #expect(configuration.placement == .shortestColumn)
+            #expect(configuration.placement == .balanced)
+            #expect(configuration.flowTolerance == 0)
         }
 
         @Test func firstRowHasNoRowSpacingAndItemsGoToTheShortestColumn() throws {
@@ -87,11 +88,13 @@ extension LayoutTests {
             delegate.edgeInsets = EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)
             delegate.footerHeight = 7
             delegate.headerHeight = 8
-            // w = (226 − 2 − 4 − 20) / 2 = 100; items start at header 8 + top 1 = 9.
-            let layout = try WaterfallLayout(containerWidth: 226, delegate: delegate)
+            // w = (226 − 2 − 4 − 20) / 2 = 100; items start at header 8 + top 1 = 9. (Shortest-column
+            // placement: balanced would level these three tiles as 10 + 20 | 30.)
+            let layout = try WaterfallLayout(containerWidth: 226, configuration: WaterfallConfiguration(placement: .shortestColumn),
+                                             delegate: delegate)
             #expect(layout.configuration == WaterfallConfiguration(
                 columnCount: 2, columnSpacing: 20, rowSpacing: 5, edgeInsets: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
-                footerHeight: 7, headerHeight: 8))
+                footerHeight: 7, headerHeight: 8, placement: .shortestColumn))
             #expect(layout.itemAttributes.map(\.frame) == [
                 Rect(x: 2, y: 9, width: 100, height: 10),
                 Rect(x: 122, y: 9, width: 100, height: 20),

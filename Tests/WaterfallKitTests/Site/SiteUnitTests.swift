@@ -198,7 +198,7 @@ struct SiteConfigurationTests {
         let json = #"""
         {"title": "T", "description": "D", "bands": [{"minWidth": 0, "columns": 1}, {"minWidth": 700, "columns": 6, "columnSpacing": 4, "rowSpacing": 2}],
          "columnSpacing": 3, "rowSpacing": 5, "insets": [1, 2, 3, 4], "footerHeight": 0, "footerText": "F", "sort": "name",
-         "reverse": true, "maxPixels": 1000}
+         "reverse": true, "maxPixels": 1000, "flowTolerance": 12.5}
         """#
         let configuration = try SiteConfiguration().applying(json: json, file: "w.json")
         #expect(configuration.title == "T" && configuration.description == "D")
@@ -207,6 +207,7 @@ struct SiteConfigurationTests {
         #expect(configuration.insets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
         #expect(configuration.footerHeight == 0 && configuration.footerText == "F")
         #expect(configuration.reverse && configuration.maxPixels == 1000)
+        #expect(configuration.flowTolerance == 12.5 && configuration.layoutConfiguration.flowTolerance == 12.5)
         #expect(try SiteConfiguration().applying(json: #"{"insets": 7}"#, file: "w").insets == EdgeInsets(all: 7))
     }
 
@@ -216,5 +217,6 @@ struct SiteConfigurationTests {
         #expect(defaults.bands.map(\.minWidth) == [0, 600, 900, 1400])
         #expect(defaults.columnSpacing == 10 && defaults.rowSpacing == 10 && defaults.insets == EdgeInsets(all: 10))
         #expect(defaults.footerHeight == 50 && defaults.maxPixels == 250_000_000)
+        #expect(defaults.flowTolerance == 0 && defaults.layoutConfiguration.placement == .balanced)
     }
 }
