@@ -430,20 +430,12 @@ int wf_heif_quick_facts(wf_stream *stream, int64_t size, wf_heif_facts *facts) {
     int64_t at = 0;
     /* Every top-level box must end inside the file (libheif refuses a cut one); ftyp comes first. */
     for (int count = 0; at < size; count++) {
-        uint8_t header[16] = {0};
-        size_t want = size - at < 16 ? (size_t)(size - at) : 16;
-        if (count == 64 || want < 8 || wf_stream_read_at(stream, (uint64_t)at, header, want) != want) goto decline;
-        uint64_t length = be32(header);
-        size_t header_size = 8;
-        if (length == 1) {
-            if (want < 16) goto decline;
-            length = (uint64_t)be32(header + 8) << 32 | be32(header + 12);
-            header_size = 16;
-        } else if (length == 0) {
-            length = (uint64_t)(size - at);
-        }
+        uint32_t type;
+        uint64_t length;
+        unsigned header_size;
+        if (count == 64 || size - at < 8 || !wf_heif_box_header(stream, at, &type, &length, &header_size)) goto decline;
+        if (length == 0) length = (uint64_t)(size - at);
         if (length < header_size || length > (uint64_t)(size - at)) goto decline;
-        uint32_t type = be32(header + 4);
         if (count == 0) {
             uint8_t ftyp[256];
             if (type != FOURCC('f', 't', 'y', 'p') || length > sizeof ftyp || length < 16

@@ -70,20 +70,14 @@ static void find_mdat(wf_heif *heif) {
     heif->mdat_start = heif->mdat_end = -1;
     int64_t at = 0;
     for (int boxes = 0; boxes < 64 && at + 8 <= heif->size; boxes++) {
-        uint8_t header[16];
-        if (read_at(heif, at, header, 8) != 0) return;
-        uint64_t length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
-        int64_t payload = at + 8;
-        if (length == 1) {
-            if (read_at(heif, at + 8, header + 8, 8) != 0) return;
-            length = 0;
-            for (int i = 8; i < 16; i++) length = length << 8 | header[i];
-            payload += 8;
-        } else if (length == 0) {
-            length = (uint64_t)(heif->size - at);
-        }
-        if (length < (uint64_t)(payload - at) || length > (uint64_t)(heif->size - at)) return;
-        if (memcmp(header + 4, "mdat", 4) == 0) {
+        uint32_t type;
+        uint64_t length;
+        unsigned header_size;
+        if (!wf_heif_box_header(heif->stream, at, &type, &length, &header_size)) return;
+        int64_t payload = at + header_size;
+        if (length == 0) length = (uint64_t)(heif->size - at);
+        if (length < header_size || length > (uint64_t)(heif->size - at)) return;
+        if (type == 0x6D646174u) { /* mdat */
             heif->mdat_start = payload;
             heif->mdat_end = at + (int64_t)length;
             return;
@@ -128,18 +122,17 @@ void wf_heif_close(wf_heif *heif) {
 static int ends_inside_a_box(wf_stream *stream, int64_t size, char kind[5]) {
     uint64_t at = 0;
     for (int boxes = 0; boxes < 10000 && at + 8 <= (uint64_t)size; boxes++) {
-        uint8_t header[16];
-        if (wf_stream_read_at(stream, at, header, 8) != 8) return 0;
-        uint64_t length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
-        if (length == 1) {
-            if (wf_stream_read_at(stream, at + 8, header + 8, 8) != 8) return 0;
-            length = 0;
-            for (int i = 8; i < 16; i++) length = length << 8 | header[i];
-        }
+        uint32_t type;
+        uint64_t length;
+        unsigned header_size;
+        if (!wf_heif_box_header(stream, (int64_t)at, &type, &length, &header_size)) return 0;
         if (length == 0) return 0; /* to the end of the file */
         if (length < 8) return 0;
         if (length > (uint64_t)size - at) {
-            for (int i = 0; i < 4; i++) kind[i] = header[4 + i] >= 0x20 && header[4 + i] < 0x7F ? (char)header[4 + i] : '?';
+            for (int i = 0; i < 4; i++) {
+                uint8_t byte = (uint8_t)(type >> (24 - 8 * i));
+                kind[i] = byte >= 0x20 && byte < 0x7F ? (char)byte : '?';
+            }
             kind[4] = '\0';
             return 1;
         }
@@ -151,6 +144,21 @@ static int ends_inside_a_box(wf_stream *stream, int64_t size, char kind[5]) {
         return 1;
     }
     return 0;
+}
+
+int wf_heif_box_header(wf_stream *stream, int64_t at, uint32_t *type, uint64_t *length, unsigned *header_size) {
+    uint8_t header[16];
+    if (at < 0 || wf_stream_read_at(stream, (uint64_t)at, header, 8) != 8) return 0;
+    *length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
+    *type = (uint32_t)header[4] << 24 | (uint32_t)header[5] << 16 | (uint32_t)header[6] << 8 | header[7];
+    *header_size = 8;
+    if (*length == 1) {
+        if (wf_stream_read_at(stream, (uint64_t)at + 8, header + 8, 8) != 8) return 0;
+        *length = 0;
+        for (int i = 8; i < 16; i++) *length = *length << 8 | header[i];
+        *header_size = 16;
+    }
+    return 1;
 }
 
 wf_status wf_heif_status(struct heif_error error) {

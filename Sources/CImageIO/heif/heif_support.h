@@ -46,6 +46,12 @@ typedef struct {
 int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_error *error);
 void wf_heif_close(wf_heif *heif);
 
+/* The header of the top-level box at `at`: its type, its declared length (0: to the end of the file) and
+ * the header's own size (8, or 16 with a 64-bit length). 0 when the header cannot be read. One reader for
+ * the three walks over a file's top-level boxes (the box header reader, mdat for a header-only open, and
+ * where a cut file ends). */
+int wf_heif_box_header(wf_stream *stream, int64_t at, uint32_t *type, uint64_t *length, unsigned *header_size);
+
 /* The status a libheif error stands for. */
 wf_status wf_heif_status(struct heif_error error);
 
