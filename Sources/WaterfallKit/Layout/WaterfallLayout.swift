@@ -39,7 +39,7 @@ public struct WaterfallLayout: Sendable {
     /// item count, or an item height that is negative or non-finite.
     /// Cost: O(n·c) time for n items and c columns (a linear scan for the shortest column, as the
     /// original does; c is small), plus, for balanced placement, a bounded search over the last
-    /// c + 3 items; O(n) memory.
+    /// 2c + 4 items; O(n) memory.
     public init(
         containerWidth: Double,
         configuration: WaterfallConfiguration = WaterfallConfiguration(),
