@@ -44,3 +44,20 @@ for placement in [PlacementPolicy.balanced, .shortestColumn, .roundRobin] {
     }
     print(row)
 }
+
+print("\nflush bottom (crop at most 15% of a last tile): share of the same galleries that end flush")
+var flushRow = padded("one width", 12)
+for columns in 2...5 {
+    let share = try PhoneLikeGallery.flushShare(seed: 12, count: galleryCount, columnCount: columns, maxCrop: 0.15)
+    flushRow += "  " + padded("\(fixed(share * 100, 1))%", 12)
+}
+print(flushRow)
+// The site's default bands: 2 columns from 320 px, 3 from 600, 4 from 900, 5 from 1400.
+let siteBands = [Band(minimumWidth: 320, columnCount: 2), Band(minimumWidth: 600, columnCount: 3),
+                 Band(minimumWidth: 900, columnCount: 4), Band(minimumWidth: 1400, columnCount: 5)]
+var bandRow = padded("whole band", 12)
+for band in 0..<4 {
+    let share = try PhoneLikeGallery.bandFlushShare(seed: 12, count: galleryCount, bands: siteBands, band: band, maxCrop: 0.15)
+    bandRow += "  " + padded("\(fixed(share * 100, 1))%", 12)
+}
+print(bandRow + "  (the site's bands: 320–600, 600–900, 900–1400, 1400–3840 px)")

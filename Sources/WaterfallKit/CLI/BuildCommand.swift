@@ -7,6 +7,8 @@ struct BuildCommand {
                                [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
                                [--follow-symlinks] [--base-url URL]
+                               [--placement balanced|shortest|round-robin] [--bottom natural|flush]
+                               [--max-crop S]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -20,6 +22,14 @@ struct BuildCommand {
                                where possible) or copy; tiles show and link to derived images
           --base-url URL       where the site will be published (default: the config's baseURL):
                                adds link-preview tags, feed.atom and sitemap.xml
+          --placement P        how tiles are shared out to the columns (default: the config's, else
+                               balanced): balanced levels the columns' ends by re-placing the last
+                               2 rows and 4 tiles; shortest: each tile to the shortest column;
+                               round-robin: tile i to column i mod C
+          --bottom B           natural (default): tiles at full height; flush: each column's last
+                               tile cropped (centred) so that every column ends on one line
+          --max-crop S         with a flush bottom, the most of a tile's height that may be cropped,
+                               0–0.5 (default 0.15); where that cannot level a band, its end stays natural
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
@@ -71,6 +81,9 @@ struct BuildCommand {
                     throw UsageError("--base-url \(BaseURL.problem(with: text)!) (got \(BaseURL.quoted(text)))", command: name)
                 }
                 command.options.baseURL = url
+            case .option("--placement"): command.options.placement = try scanner.placement()
+            case .option("--bottom"): command.options.bottom = try scanner.bottom()
+            case .option("--max-crop"): command.options.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true

@@ -6,6 +6,7 @@ struct LayoutCommand {
         Usage: waterfall layout DIR --width W [--columns C] [--column-spacing G] [--row-spacing R]
                                 [--insets T,L,B,R] [--footer-height F]
                                 [--placement balanced|shortest|round-robin] [--flow-tolerance T]
+                                [--bottom natural|flush] [--max-crop S]
                                 [--json] [--max-pixels N] [--jobs N]
 
         Lays out the photos directly in DIR (sub-folders are not included) as a waterfall board W
@@ -20,14 +21,20 @@ struct LayoutCommand {
           --row-spacing R        gap between tiles of a column, 0–1000 (default 10)
           --insets T,L,B,R       space around the tiles, or one value for all four, 0–1000 (default 10)
           --footer-height F      height of the footer under the tallest column, 0–10000 (default 50)
-          --placement P          balanced (default): shortest, then the last C + 3 tiles re-placed
+          --placement P          balanced (default): shortest, then the last 2C + 4 tiles re-placed
                                  to level the columns' bottoms; shortest: each tile to the
                                  shortest column, leftmost on ties; round-robin: tile i to
                                  column i mod C
           --flow-tolerance T     columns within T px of the shortest count as tied, and the
                                  leftmost of them is taken, 0–1000 (default 0)
+          --bottom B             natural (default): every tile at its photo's shape; flush: each
+                                 column's last tile made shorter or taller, its photo cropped to fit,
+                                 so that every column ends on one line, if no tile changes by more
+                                 than the --max-crop share of its height
+          --max-crop S           the crop limit of a flush bottom, 0–0.5 (default 0.15)
           --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...},
-                                 "placement", "flowTolerance", "spread", "spreadTileWidths"}
+                                 "placement", "flowTolerance", "bottom", "maxCrop", "flushLine",
+                                 "spread", "spreadTileWidths"}; a reshaped item has "naturalHeight"
           --max-pixels N         skip images of more than N pixels (default 250000000)
           --jobs N               headers read at a time (default: the number of cores)
           -h, --help             show this help
@@ -38,6 +45,8 @@ struct LayoutCommand {
     var width: Double?
     var configuration = WaterfallConfiguration()
     var json = false
+    var bottom = SiteConfiguration.BottomSetting.natural
+    var maxCrop = BottomPolicy.defaultMaxCrop
     var reader = HeaderReader()
     var jobs = Parallelism.available
 
@@ -56,6 +65,8 @@ struct LayoutCommand {
             case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(in: SettingLimits.footerHeight)
             case .option("--placement"): command.configuration.placement = try scanner.placement()
             case .option("--flow-tolerance"): command.configuration.flowTolerance = try scanner.number(in: SettingLimits.flowTolerance)
+            case .option("--bottom"): command.bottom = try scanner.bottom()
+            case .option("--max-crop"): command.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
             case .option("--json"): command.json = true
             case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
@@ -69,6 +80,7 @@ struct LayoutCommand {
         }
         guard command.width != nil else { throw UsageError("layout needs --width W", command: name) }
         command.folder = folders[0]
+        command.configuration.bottom = command.bottom == .flush ? .flush(maxCrop: command.maxCrop) : .natural
         // Check the geometry before reading any file: a board too narrow for its columns is a usage error.
         if command.configuration.itemWidth(forContainerWidth: command.width!) <= 0 {
             throw UsageError("--width \(command.width!.readable) leaves no room for \(command.configuration.columnCount) "
@@ -152,12 +164,18 @@ extension ArgumentScanner {
 
     mutating func placement() throws -> PlacementPolicy {
         let text = try value()
-        switch text {
-        case "balanced": return .balanced
-        case "shortest", "shortest-column": return .shortestColumn
-        case "round-robin", "roundrobin": return .roundRobin
-        default: throw UsageError("\(option) must be 'balanced', 'shortest' or 'round-robin' (got '\(text)')", command: command)
+        guard let placement = PlacementPolicy.named(text) else {
+            throw UsageError("\(option) must be 'balanced', 'shortest' or 'round-robin' (got '\(text)')", command: command)
         }
+        return placement
+    }
+
+    mutating func bottom() throws -> SiteConfiguration.BottomSetting {
+        let text = try value()
+        guard let bottom = SiteConfiguration.BottomSetting(rawValue: text) else {
+            throw UsageError("\(option) must be 'natural' or 'flush' (got '\(text)')", command: command)
+        }
+        return bottom
     }
 }
 

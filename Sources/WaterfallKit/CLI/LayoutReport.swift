@@ -15,8 +15,9 @@ struct LayoutReport {
         }
         let items = layout.itemAttributes.map { item -> JSONValue in
             .object([("index", .int(item.index)), ("file", .string(files[item.index])), ("column", .int(item.column ?? 0))]
-                + rect(item.frame))
+                + rect(item.frame) + (layout.naturalHeights[item.index].map { [("naturalHeight", JSONValue.double($0))] } ?? []))
         }
+        let bottom = layout.configuration.bottom
         return JSONValue.object([
             ("width", .double(layout.containerWidth)),
             ("columns", .int(layout.configuration.columnCount)),
@@ -25,9 +26,22 @@ struct LayoutReport {
             ("footer", .object(rect(footerFrame))),
             ("placement", .string(layout.configuration.placement.name)),
             ("flowTolerance", .double(layout.configuration.flowTolerance)),
+            ("bottom", .string(bottom.name)),
+            ("maxCrop", bottom.maxCrop.map { .double($0) } ?? .null),
+            ("flushLine", layout.flushLine.map { .double($0) } ?? .null),
             ("spread", .double(layout.bottomSpread)),
             ("spreadTileWidths", .double(layout.bottomSpread / layout.itemWidth)),
         ]).rendered() + "\n"
+    }
+
+    /// How the bottom came out, when a flush one was asked for.
+    private var flushSummary: String {
+        guard let limit = layout.configuration.bottom.maxCrop else { return "" }
+        guard let line = layout.flushLine else {
+            return "; flush bottom not reachable within \((limit * 100).readable)% crops, ends left natural"
+        }
+        let reshaped = layout.naturalHeights.count
+        return "; flush at y \(line.readable), \(reshaped) tile\(reshaped == 1 ? "" : "s") reshaped"
     }
 
     func table() -> String {
@@ -40,7 +54,8 @@ struct LayoutReport {
             + "of \(layout.itemWidth.readable) px on a board \(layout.containerWidth.readable) px wide; "
             + "footer at y \(footer.y.readable), content height \(layout.contentSize.height.readable); "
             + "\(layout.configuration.placement.name) placement, bottoms \(layout.bottomSpread.readable) px "
-            + "(\((layout.bottomSpread / layout.itemWidth).readable) tile widths) apart\n"
+            + "(\((layout.bottomSpread / layout.itemWidth).readable) tile widths) apart"
+            + flushSummary + "\n"
         return TextTable(heading: ["INDEX", "FILE", "COLUMN", "X", "Y", "WIDTH", "HEIGHT"], rows: rows).rendered() + summary
     }
 }

@@ -28,6 +28,10 @@ public struct BandLayout: Sendable {
     public let footerFrame: AffineRect?
     /// `footerY + footerHeight`.
     public let contentHeight: AffineLength
+    /// With a flush bottom the limit reaches across the band: the line the columns end on. Then
+    /// ``footerY`` is that line plus B, exact across its level widths; outside them the footer
+    /// follows ``FlushBottom/maxBottom(at:)``.
+    public let flush: FlushBottom?
 
     /// Lays out `items` for `band`; `upperBound` is the next band's minimum width (nil for the
     /// last band) and `isFirst` extends the served widths down to where items vanish.
@@ -38,7 +42,7 @@ public struct BandLayout: Sendable {
         baseConfiguration: WaterfallConfiguration,
         items: SizedItems
     ) throws(LayoutError) {
-        let configuration = band.configuration(basedOn: baseConfiguration)
+        var configuration = band.configuration(basedOn: baseConfiguration)
         do {
             try configuration.validate()
             _ = try configuration.checkedItemWidth(forContainerWidth: band.minimumWidth)
@@ -50,6 +54,57 @@ public struct BandLayout: Sendable {
 
         // The assignment comes from the ordinary engine at the reference width, so a band and a
         // plain layout at that width agree on every column.
+        var stacked = try Self.stack(items, configuration: configuration, at: referenceWidth, band: band)
+        var flush: FlushBottom?
+        if let maxCrop = configuration.bottom.maxCrop {
+            let widths = band.minimumWidth...(upperBound ?? max(2 * band.minimumWidth, FlushBottom.widestLevelBoard))
+            if stacked.isFlush {
+                flush = FlushBottom(frames: stacked.frames, columns: stacked.columns,
+                                    columnCount: configuration.columnCount, maxCrop: maxCrop, widths: widths)
+            }
+            if flush == nil {
+                // The limit cannot level this band across its widths: the balanced end instead.
+                configuration.bottom = .natural
+                stacked = try Self.stack(items, configuration: configuration, at: referenceWidth, band: band)
+            }
+        }
+        let insets = configuration.edgeInsets
+        let footerY = (flush?.line ?? Self.upperEnvelope(of: stacked.bottoms, from: lowerBound, to: upperBound))
+            + insets.bottom
+        let columns = stacked.columns
+        let frames = stacked.frames
+        let itemWidth = stacked.itemWidth
+        self.band = band
+        self.configuration = configuration
+        self.servedWidths = lowerBound..<(upperBound ?? .infinity)
+        self.referenceWidth = referenceWidth
+        self.columns = columns
+        self.itemWidth = itemWidth
+        self.itemFrames = frames
+        self.headerFrame = configuration.headerHeight > 0
+            ? AffineRect(x: .zero, y: .zero, width: .containerWidth, height: .constant(configuration.headerHeight))
+            : nil
+        self.footerY = footerY
+        self.footerFrame = configuration.footerHeight > 0
+            ? AffineRect(x: .zero, y: footerY, width: .containerWidth, height: .constant(configuration.footerHeight))
+            : nil
+        self.contentHeight = footerY + configuration.footerHeight
+        self.flush = flush
+    }
+
+    /// A band's tiles stacked with the assignment chosen at `referenceWidth`: each frame and each
+    /// column's bottom as affine functions of the width.
+    private struct Stacked {
+        var columns: [Int]
+        var itemWidth: AffineLength
+        var frames: [AffineRect]
+        var bottoms: [AffineLength]
+        /// Whether the reference layout reached a flush bottom.
+        var isFlush: Bool
+    }
+
+    private static func stack(_ items: SizedItems, configuration: WaterfallConfiguration, at referenceWidth: Double,
+                              band: Band) throws(LayoutError) -> Stacked {
         let reference: WaterfallLayout
         do {
             reference = try WaterfallLayout(containerWidth: referenceWidth, configuration: configuration, delegate: items)
@@ -57,7 +112,6 @@ public struct BandLayout: Sendable {
             throw .inBand(minimumWidth: band.minimumWidth, error)
         }
         let columns = reference.itemAttributes.map { $0.column! }
-
         let columnCount = Double(configuration.columnCount)
         let insets = configuration.edgeInsets
         let itemWidth = AffineLength(
@@ -79,23 +133,8 @@ public struct BandLayout: Sendable {
             bottoms[column] = frame.maxY
             nextTops[column] = frame.maxY + configuration.rowSpacing
         }
-
-        let footerY = Self.upperEnvelope(of: bottoms, from: lowerBound, to: upperBound) + insets.bottom
-        self.band = band
-        self.configuration = configuration
-        self.servedWidths = lowerBound..<(upperBound ?? .infinity)
-        self.referenceWidth = referenceWidth
-        self.columns = columns
-        self.itemWidth = itemWidth
-        self.itemFrames = frames
-        self.headerFrame = configuration.headerHeight > 0
-            ? AffineRect(x: .zero, y: .zero, width: .containerWidth, height: .constant(configuration.headerHeight))
-            : nil
-        self.footerY = footerY
-        self.footerFrame = configuration.footerHeight > 0
-            ? AffineRect(x: .zero, y: footerY, width: .containerWidth, height: .constant(configuration.footerHeight))
-            : nil
-        self.contentHeight = footerY + configuration.footerHeight
+        return Stacked(columns: columns, itemWidth: itemWidth, frames: frames, bottoms: bottoms,
+                       isFlush: reference.flushLine != nil)
     }
 
     /// The concrete layout at container width `width`, evaluated from the affine frames (so with
@@ -110,12 +149,26 @@ public struct BandLayout: Sendable {
             throw .nonPositiveItemWidth(containerWidth: width, columnCount: configuration.columnCount,
                                         itemWidth: concreteItemWidth)
         }
-        let attributes = itemFrames.indices.map { index in
+        var attributes = itemFrames.indices.map { index in
             LayoutAttributes(kind: .item, index: index, frame: itemFrames[index].evaluate(at: width),
                              column: columns[index])
         }
+        guard let flush else {
+            return WaterfallLayout(containerWidth: width, configuration: configuration, itemWidth: concreteItemWidth,
+                                   itemAttributes: attributes, footerY: footerY.evaluate(at: width))
+        }
+        var natural: [Int: Double] = [:]
+        for (column, index) in flush.lastItems.enumerated() {
+            let frame = attributes[index].frame
+            let bottom = flush.bottom(ofColumn: column, at: width)
+            attributes[index].frame.height = bottom - frame.y
+            if frame.maxY != bottom { natural[index] = frame.height }
+        }
         return WaterfallLayout(containerWidth: width, configuration: configuration, itemWidth: concreteItemWidth,
-                               itemAttributes: attributes, footerY: footerY.evaluate(at: width))
+                               itemAttributes: attributes,
+                               footerY: flush.maxBottom(at: width) + configuration.edgeInsets.bottom,
+                               flushLine: flush.levelWidths.contains(width) ? flush.line.evaluate(at: width) : nil,
+                               naturalHeights: natural)
     }
 
     /// The width at which a band chooses its column assignment.

@@ -6,6 +6,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A length (spacing, inset, header or footer height, container width) that is negative, NaN
     /// or infinite; `name` is the configuration key.
     case invalidLength(name: String, value: Double)
+    /// A flush bottom's crop limit is not a share of a tile's height in [0, 1).
+    case invalidMaxCrop(Double)
     /// The container is too narrow for its columns, spacing and insets.
     case nonPositiveItemWidth(containerWidth: Double, columnCount: Int, itemWidth: Double)
     /// A delegate reported a negative number of items.
@@ -33,6 +35,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
             "columnCount must be at least 1, got \(count)"
         case .invalidLength(let name, let value):
             "\(name) must be a finite number ≥ 0, got \(value)"
+        case .invalidMaxCrop(let value):
+            "maxCrop must be a share of a tile's height from 0 up to (not including) 1, got \(value)"
         case .nonPositiveItemWidth(let containerWidth, let columnCount, let itemWidth):
             "a container \(containerWidth) px wide leaves \(columnCount) column(s) \(itemWidth) px wide after spacing and insets; the item width must be > 0"
         case .invalidItemCount(let count):

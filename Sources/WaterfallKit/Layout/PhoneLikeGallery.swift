@@ -39,6 +39,34 @@ public struct PhoneLikeGallery: Sendable {
         return spreads
     }
 
+    /// The share of `count` galleries that end flush, laid out as in ``spreads(seed:count:columnCount:placement:)``
+    /// with balanced placement and a flush bottom cropping at most `maxCrop`.
+    public static func flushShare(seed: UInt64, count: Int, columnCount: Int, maxCrop: Double) throws(LayoutError) -> Double {
+        let configuration = WaterfallConfiguration(columnCount: columnCount, bottom: .flush(maxCrop: maxCrop))
+        let width = configuration.containerWidth(forItemWidth: 240)
+        var flush = 0
+        for number in 0..<count {
+            let items = try SizedItems(displaySizes: PhoneLikeGallery(seed: seed, number: number).displaySizes)
+            let layout = try WaterfallLayout(containerWidth: width, configuration: configuration, delegate: items)
+            if layout.flushLine != nil { flush += 1 }
+        }
+        return Double(flush) / Double(count)
+    }
+
+    /// The share of `count` galleries whose responsive band `band` (of `bands`, the site's defaults
+    /// by default) ends flush across all its level widths.
+    public static func bandFlushShare(seed: UInt64, count: Int, bands: [Band], band: Int,
+                                      maxCrop: Double) throws(LayoutError) -> Double {
+        let configuration = WaterfallConfiguration(bottom: .flush(maxCrop: maxCrop))
+        var flush = 0
+        for number in 0..<count {
+            let items = try SizedItems(displaySizes: PhoneLikeGallery(seed: seed, number: number).displaySizes)
+            let layout = try ResponsiveLayout(bands: bands, configuration: configuration, items: items)
+            if layout.bands[band].flush != nil { flush += 1 }
+        }
+        return Double(flush) / Double(count)
+    }
+
     /// The value at `fraction` (0.5: the median) of `values`, by the nearest-rank rule.
     public static func percentile(_ fraction: Double, of values: [Double]) -> Double {
         let sorted = values.sorted()

@@ -12,6 +12,16 @@ public enum PlacementPolicy: String, Sendable, Hashable, CaseIterable {
     /// columns drift apart as soon as the photos' aspect ratios differ.
     case roundRobin
 
+    /// The policy a command line or settings file names: its `name`, or the long spelling of one.
+    public static func named(_ text: String) -> PlacementPolicy? {
+        switch text {
+        case "balanced": .balanced
+        case "shortest", "shortest-column": .shortestColumn
+        case "round-robin", "roundrobin": .roundRobin
+        default: nil
+        }
+    }
+
     /// The name the command line and reports use.
     public var name: String {
         switch self {

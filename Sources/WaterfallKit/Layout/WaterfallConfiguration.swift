@@ -20,6 +20,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
     /// stays exactly CHTCollectionViewWaterfallLayout's rule; balanced placement levels the end
     /// anyway, and any tolerance makes the columns' ends up to that much more ragged.
     public var flowTolerance: Double
+    /// Whether the columns end where they fall or on one line (see ``BottomPolicy``).
+    public var bottom: BottomPolicy
 
     public init(
         columnCount: Int = 3,
@@ -29,7 +31,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         footerHeight: Double = 50,
         headerHeight: Double = 0,
         placement: PlacementPolicy = .balanced,
-        flowTolerance: Double = 0
+        flowTolerance: Double = 0,
+        bottom: BottomPolicy = .natural
     ) {
         self.columnCount = columnCount
         self.columnSpacing = columnSpacing
@@ -39,6 +42,7 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         self.headerHeight = headerHeight
         self.placement = placement
         self.flowTolerance = flowTolerance
+        self.bottom = bottom
     }
 
     /// This configuration with every value the delegate supplies (non-nil) taking precedence,
@@ -54,7 +58,8 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         return result
     }
 
-    /// Throws the first invalid setting: a column count below 1, or a negative or non-finite length.
+    /// Throws the first invalid setting: a column count below 1, a negative or non-finite length, or a
+    /// flush bottom's crop limit outside [0, 1).
     public func validate() throws(LayoutError) {
         guard columnCount >= 1 else { throw .invalidColumnCount(columnCount) }
         let lengths: [(String, Double)] = [
@@ -65,6 +70,9 @@ public struct WaterfallConfiguration: Sendable, Hashable {
         ]
         for (name, value) in lengths where !(value.isFinite && value >= 0) {
             throw .invalidLength(name: name, value: value)
+        }
+        if let limit = bottom.maxCrop, !(limit >= 0 && limit < 1) {
+            throw .invalidMaxCrop(limit)
         }
     }
 

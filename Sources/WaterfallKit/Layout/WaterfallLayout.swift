@@ -27,6 +27,10 @@ public struct WaterfallLayout: Sendable {
     public let footer: LayoutAttributes?
     /// The y where the footer starts (`maxColumnBottom + B`), also when there is no footer element.
     public let footerY: Double
+    /// With a flush bottom that the crop limit reaches: the y where every column ends.
+    public let flushLine: Double?
+    /// The natural height of each tile a flush bottom reshaped, by item index (empty unless flush).
+    public let naturalHeights: [Int: Double]
     public let contentSize: Size
     /// Item indices per column, top to bottom: both minY and maxY increase along each list, which
     /// is what lets ``layoutAttributesForElements(in:)`` binary-search instead of scanning.
@@ -94,13 +98,33 @@ public struct WaterfallLayout: Sendable {
             columnItems[column].append(index)
         }
 
-        let footerY = stacks.bottoms.max()! + configuration.edgeInsets.bottom
+        let flush = configuration.bottom.maxCrop.flatMap {
+            Self.flush(&items, columnItems: columnItems, bottoms: stacks.bottoms, maxCrop: $0)
+        }
+        let footerY = (flush?.line ?? stacks.bottoms.max()!) + configuration.edgeInsets.bottom
         let contentHeight = footerY + configuration.footerHeight
         guard contentHeight.isFinite else { throw .coordinateOverflow(index: nil) }
         self.init(
             containerWidth: containerWidth, configuration: configuration, itemWidth: itemWidth,
-            itemAttributes: items, columnItems: columnItems, footerY: footerY
+            itemAttributes: items, columnItems: columnItems, footerY: footerY,
+            flushLine: flush?.line, naturalHeights: flush?.naturalHeights ?? [:]
         )
+    }
+
+    /// Reshapes each column's last tile so that every column ends on one line (``FlushBottom``), if
+    /// no tile changes by more than `maxCrop` of its height; nil (and `items` untouched) otherwise.
+    private static func flush(_ items: inout [LayoutAttributes], columnItems: [[Int]], bottoms: [Double],
+                              maxCrop: Double) -> (line: Double, naturalHeights: [Int: Double])? {
+        let last = columnItems.compactMap(\.last)
+        guard last.count == columnItems.count else { return nil }
+        let line = FlushBottom.line(bottoms: bottoms, heights: last.map { items[$0].frame.height })
+        guard line.share <= maxCrop else { return nil }
+        var natural: [Int: Double] = [:]
+        for index in last where items[index].frame.maxY != line.y {
+            natural[index] = items[index].frame.height
+            items[index].frame.height = line.y - items[index].frame.y
+        }
+        return (line.y, natural)
     }
 
     /// Assembles a layout from frames computed elsewhere (a band evaluated at one width). The
@@ -111,7 +135,9 @@ public struct WaterfallLayout: Sendable {
         itemWidth: Double,
         itemAttributes: [LayoutAttributes],
         columnItems: [[Int]]? = nil,
-        footerY: Double
+        footerY: Double,
+        flushLine: Double? = nil,
+        naturalHeights: [Int: Double] = [:]
     ) {
         self.containerWidth = containerWidth
         self.configuration = configuration
@@ -119,6 +145,8 @@ public struct WaterfallLayout: Sendable {
         self.itemAttributes = itemAttributes
         self.columnItems = columnItems ?? Self.groupByColumn(itemAttributes, columnCount: configuration.columnCount)
         self.footerY = footerY
+        self.flushLine = flushLine
+        self.naturalHeights = naturalHeights
         self.header = configuration.headerHeight > 0
             ? LayoutAttributes(kind: .header, index: 0,
                                frame: Rect(x: 0, y: 0, width: containerWidth, height: configuration.headerHeight),

@@ -8,26 +8,33 @@
 /// are missing (there the viewport stands in for the board width).
 ///
 /// Per tile, the page carries only its aspect ratio `--k` and, per band, its column `--cN` and top `--tN`
-/// as inline custom properties; the rules that use them are per band, written once in `css`.
+/// as inline custom properties; the rules that use them are per band, written once in `css`. With a flush
+/// bottom, each column's last tile also carries its band height `--hN`, `clamp(L − top, F − top, U − top)`
+/// (see `FlushBottom`), and the footer sits under the lowest of those ends.
 struct BoardStyle: Sendable {
     /// Rules for the page's `<style>`: band 0 unconditioned, the others in container and media queries.
     let css: String
     /// Each tile's inline `style` attribute, in item order.
     let tileStyles: [String]
-    /// Whether each tile is on the first screen at some width (so its image loads eagerly).
+    /// Whether each tile is on the first screen at some width of some band (so its image loads eagerly).
     let firstScreen: [Bool]
-
-    /// How far down a tile counts as being on the first screen.
-    static let firstScreenHeight: Double = 1000
 
     init(layout: ResponsiveLayout, aspectRatios: [Double], footerHeight: Double) {
         let bands = layout.bands
         var styles = aspectRatios.map { "--k:\(DecimalText.format($0, decimals: 6))" }
         var firstScreen = [Bool](repeating: false, count: aspectRatios.count)
         for (number, band) in bands.enumerated() {
+            let widths = Self.firstScreenWidths(of: band)
             for (index, frame) in band.itemFrames.enumerated() {
                 styles[index] += ";--c\(number):\(band.columns[index]);--t\(number):\(Self.css(frame.y))"
-                if frame.y.evaluate(at: band.referenceWidth) < Self.firstScreenHeight { firstScreen[index] = true }
+                if widths.contains(where: { frame.y.evaluate(at: $0) < Self.firstScreenHeight(atWidth: $0) }) {
+                    firstScreen[index] = true
+                }
+            }
+            if let flush = band.flush {
+                for (column, index) in flush.lastItems.enumerated() {
+                    styles[index] += ";--h\(number):" + Self.flushHeight(flush, column: column, frame: band.itemFrames[index])
+                }
             }
         }
         tileStyles = styles
@@ -47,16 +54,54 @@ struct BoardStyle: Sendable {
         self.css = css
     }
 
+    /// The height of a first screen on a board `width` px wide, generously: a portrait tablet's 1024 px,
+    /// or a 16:9 screen's height on wide boards.
+    static func firstScreenHeight(atWidth width: Double) -> Double { max(1024, width * 9 / 16) }
+
+    /// The widths at which a band's tiles are judged for the first screen: its two ends (from the
+    /// narrowest board a band serves up to the widest screen). A tile's top is affine in the width
+    /// and the screen's height convex, so their difference is least at one of the ends.
+    static func firstScreenWidths(of band: BandLayout) -> [Double] {
+        let low = max(band.band.minimumWidth, SiteConfiguration.narrowestBoard)
+        let high = min(band.servedWidths.upperBound, SiteConfiguration.widestBoard)
+        return high > low ? [low, high] : [low]
+    }
+
     /// One band's rules: the board's height, each tile's box, the footer's offset.
     private static func rules(for band: BandLayout, number: Int) -> String {
         let configuration = band.configuration
         let width = css(band.itemWidth)
         let pitch = css(band.itemWidth + configuration.columnSpacing)
         let left = px(configuration.edgeInsets.left)
-        return ".wf-board{padding-bottom:\(css(band.contentHeight))}"
+        let natural = "calc(var(--k) * \(width))"
+        let footerY: String
+        let contentHeight: String
+        if let flush = band.flush {
+            let gap = configuration.edgeInsets.bottom
+            footerY = "calc(\(maxBottom(flush)) + \(px(gap)))"
+            contentHeight = "calc(\(maxBottom(flush)) + \(px(gap + configuration.footerHeight)))"
+        } else {
+            footerY = css(band.footerY)
+            contentHeight = css(band.contentHeight)
+        }
+        return ".wf-board{padding-bottom:\(contentHeight)}"
             + ".wf-tile{left:calc(\(left) + var(--c\(number)) * \(pitch));margin-top:var(--t\(number));"
-            + "width:\(width);padding-bottom:calc(var(--k) * \(width))}"
-            + ".wf-footer{margin-top:\(css(band.footerY))}\n"
+            + "width:\(width);padding-bottom:" + (band.flush == nil ? natural : "var(--h\(number),\(natural))") + "}"
+            + ".wf-footer{margin-top:\(footerY)}\n"
+    }
+
+    /// A flush column's last tile height, `clamp(L − top, F − top, U − top)`.
+    private static func flushHeight(_ flush: FlushBottom, column: Int, frame: AffineRect) -> String {
+        "clamp(\(css(flush.highestBottoms[column] - frame.y)),\(css(flush.line - frame.y)),"
+            + "\(css(flush.lowestBottoms[column] - frame.y)))"
+    }
+
+    /// The lowest column end of a flush band: `max` over the columns of `clamp(L_j, F, U_j)`.
+    private static func maxBottom(_ flush: FlushBottom) -> String {
+        let ends = flush.lastItems.indices.map {
+            "clamp(\(css(flush.highestBottoms[$0])),\(css(flush.line)),\(css(flush.lowestBottoms[$0])))"
+        }
+        return "max(" + ends.joined(separator: ",") + ")"
     }
 
     /// `a·W + b` as `calc(A% + Bpx)`, W being the containing block's width.

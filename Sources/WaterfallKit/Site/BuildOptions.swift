@@ -15,6 +15,10 @@ public struct BuildOptions: Sendable {
     public var originals: SiteConfiguration.OriginalsPolicy?
     /// Overrides the configuration's `baseURL`.
     public var baseURL: BaseURL?
+    /// Override the configuration's `placement`, `bottom` and `maxCrop`.
+    public var placement: PlacementPolicy?
+    public var bottom: SiteConfiguration.BottomSetting?
+    public var maxCrop: Double?
     /// Where the cache lives; nil means `OUTPUT/.waterfall/cache`.
     public var cacheDirectory: String?
     /// Only this part of the photos, into the cache, and no pages: (index from 1, count).

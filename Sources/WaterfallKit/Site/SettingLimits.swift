@@ -33,6 +33,8 @@ enum SettingLimits {
     static let spacing = 0.0...1_000
     /// How near the shortest a column must be to count as tied (`flowTolerance`): a tile's height at most.
     static let flowTolerance = 0.0...1_000
+    /// The share of a tile's height a flush bottom may crop: beyond a half, it is another picture.
+    static let maxCrop = 0.0...0.5
     /// The footer's height.
     static let footerHeight = 0.0...10_000
 }

@@ -138,6 +138,9 @@ public struct SiteBuilder: Sendable {
         if let title = options.title { configuration.title = title }
         if let originals = options.originals { configuration.originals = originals }
         if let baseURL = options.baseURL { configuration.baseURL = baseURL }
+        if let placement = options.placement { configuration.placement = placement }
+        if let bottom = options.bottom { configuration.bottom = bottom }
+        if let maxCrop = options.maxCrop { configuration.maxCrop = maxCrop }
         return (configuration, skipped)
     }
 

@@ -40,7 +40,8 @@ extension SiteConfiguration {
                 guard case .string(let name) = value else { throw FileError(file: file, message: "'cover' must be a string (a photo's file name)") }
                 settings.cover = name
             default:
-                let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "footerText",
+                let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "placement",
+                             "bottom", "maxCrop", "footerText",
                              "maxPixels", "quality", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
@@ -77,6 +78,24 @@ extension SiteConfiguration {
             case "insets": configuration.insets = try insets(value, key)
             case "footerHeight": configuration.footerHeight = try length(value, key, in: SettingLimits.footerHeight)
             case "flowTolerance": configuration.flowTolerance = try length(value, key, in: SettingLimits.flowTolerance)
+            case "placement":
+                let name = try string(value, key)
+                guard let placement = PlacementPolicy.named(name) else {
+                    throw fail("'placement' must be 'balanced', 'shortest' or 'round-robin' (got '\(name)')")
+                }
+                configuration.placement = placement
+            case "bottom":
+                let name = try string(value, key)
+                guard let bottom = BottomSetting(rawValue: name) else {
+                    throw fail("'bottom' must be 'natural' or 'flush' (got '\(name)')")
+                }
+                configuration.bottom = bottom
+            case "maxCrop":
+                guard let share = number(value) else { throw fail("'maxCrop' must be a number (got \(kind(value)))") }
+                guard SettingLimits.maxCrop.contains(share) else {
+                    throw outOfRange(key, "0 and 0.5 (a share of the tile's height)", value)
+                }
+                configuration.maxCrop = share
             case "footerText": configuration.footerText = try string(value, key)
             case "sort":
                 let name = try string(value, key)

@@ -17,6 +17,12 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var footerHeight: Double = 50
     /// See `WaterfallConfiguration.flowTolerance`: 0, the classic shortest-column rule.
     public var flowTolerance: Double = 0
+    /// How tiles are shared out to the columns; see `PlacementPolicy`.
+    public var placement = PlacementPolicy.balanced
+    /// Whether the columns end where they fall or on one line.
+    public var bottom = BottomSetting.natural
+    /// With a flush bottom: the largest share of a column's last tile that may be cropped.
+    public var maxCrop = BottomPolicy.defaultMaxCrop
     public var footerText = "Made with Waterfall"
     public var sort = SortOrder.name
     public var reverse = false
@@ -51,6 +57,13 @@ public struct SiteConfiguration: Sendable, Equatable {
 
     /// The widest board tile images are made for; the last band grows without bound, screens do not.
     static let widestBoard: Double = 2560
+
+    public enum BottomSetting: String, Sendable, Equatable, CaseIterable {
+        /// Every tile at its photo's full height.
+        case natural
+        /// Each column's last tile cropped (up to `maxCrop` of its height) so that every column ends on one line.
+        case flush
+    }
 
     public enum SortOrder: String, Sendable, Equatable, CaseIterable {
         /// Natural file-name order: `IMG_2` before `IMG_10`, case ignored.
@@ -92,7 +105,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     /// The layout engine's configuration (columns come from each band).
     var layoutConfiguration: WaterfallConfiguration {
         WaterfallConfiguration(columnSpacing: columnSpacing, rowSpacing: rowSpacing, edgeInsets: insets,
-                               footerHeight: footerHeight, flowTolerance: flowTolerance)
+                               footerHeight: footerHeight, placement: placement, flowTolerance: flowTolerance,
+                               bottom: bottom == .flush ? .flush(maxCrop: maxCrop) : .natural)
     }
 
     /// The narrowest board the first band is laid out for. A band that starts at 0 still serves every
