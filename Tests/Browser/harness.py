@@ -196,9 +196,9 @@ def natural_top_level_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
-def build_site(binary: Path, gallery: Path, output: Path) -> Path:
-    """Runs `waterfall build GALLERY -o OUTPUT --quiet`; returns OUTPUT/index.html."""
-    result = subprocess.run([str(binary), "build", str(gallery), "-o", str(output), "--quiet"],
+def build_site(binary: Path, gallery: Path, output: Path, *options: str) -> Path:
+    """Runs `waterfall build GALLERY -o OUTPUT --quiet [OPTIONS]`; returns OUTPUT/index.html."""
+    result = subprocess.run([str(binary), "build", str(gallery), "-o", str(output), "--quiet", *options],
                             capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         raise RuntimeError(f"`{binary} build {gallery} -o {output} --quiet` exited {result.returncode}:\n"
