@@ -120,11 +120,36 @@ struct LayoutCommandTests {
         #expect((json["items"] as? [[String: Any]])?.compactMap { $0["file"] as? String } == ["IMG_1.JPG", "img_2.jpg", "IMG_10.jpg"])
     }
 
+    /// `--bottom flush` levels the fixture gallery at 800 px: every column ends on `flushLine`, the footer
+    /// starts one inset under it, and each reshaped item reports its natural height, within 15% of its own.
+    @Test func flushBottomIsReported() throws {
+        let run = try WaterfallProcess.run(["layout", BuildCommandTests.gallery, "--width", "800", "--bottom", "flush", "--json"])
+        #expect(run.status == 0)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["bottom"] as? String == "flush" && json["maxCrop"] as? Double == 0.15)
+        let line = try #require(json["flushLine"] as? Double)
+        let items = try #require(json["items"] as? [[String: Any]])
+        var bottoms: [Int: Double] = [:]
+        for item in items {
+            let column = item["column"] as! Int, bottom = (item["y"] as! Double) + (item["height"] as! Double)
+            bottoms[column] = max(bottoms[column] ?? 0, bottom)
+            if let natural = item["naturalHeight"] as? Double {
+                #expect(abs(natural - (item["height"] as! Double)) <= 0.15 * natural + 1e-9)
+            }
+        }
+        #expect(bottoms.count == 3 && bottoms.values.allSatisfy { abs($0 - line) < 1e-6 })
+        #expect(items.contains { $0["naturalHeight"] != nil })
+        #expect((json["footer"] as? [String: Any])?["y"] as? Double == line + 10)
+        #expect(json["spread"] as? Double ?? 1 < 1e-6)
+        let table = try WaterfallProcess.run(["layout", BuildCommandTests.gallery, "--width", "800", "--bottom", "flush"])
+        #expect(table.stdout.contains("; flush at y "))
+    }
+
     @Test func emptyFolder() throws {
         let folder = try TemporaryFolder()
         let run = try WaterfallProcess.run(["layout", folder.path, "--width", "500", "--json"])
         #expect(run.status == 0)
-        #expect(run.stdout == #"{"width": 500, "columns": 3, "contentHeight": 70, "items": [], "footer": {"x": 0, "y": 20, "width": 500, "height": 50}, "placement": "balanced", "flowTolerance": 0, "spread": 0, "spreadTileWidths": 0}"# + "\n")
+        #expect(run.stdout == #"{"width": 500, "columns": 3, "contentHeight": 70, "items": [], "footer": {"x": 0, "y": 20, "width": 500, "height": 50}, "placement": "balanced", "flowTolerance": 0, "bottom": "natural", "maxCrop": null, "flushLine": null, "spread": 0, "spreadTileWidths": 0}"# + "\n")
     }
 
     @Test(arguments: [
@@ -139,6 +164,8 @@ struct LayoutCommandTests {
         (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets needs four numbers"),
         (["layout", ".", "--width", "800", "--flow-tolerance", "1001"], "--flow-tolerance must be at most 1000, got 1001"),
         (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'balanced', 'shortest' or 'round-robin'"),
+        (["layout", ".", "--width", "800", "--bottom", "level"], "--bottom must be 'natural' or 'flush' (got 'level')"),
+        (["layout", ".", "--width", "800", "--max-crop", "0.51"], "--max-crop must be at most 0.5, got 0.51"),
         // The same ranges as waterfall.json: no board, gap or footer so large that coordinates turn infinite.
         (["layout", ".", "--width", "1e308"], "--width must be at most 100000, got 1e+308"),
         (["layout", ".", "--width", "100000.5"], "--width must be at most 100000, got 100000.5"),

@@ -204,11 +204,36 @@ struct BuildCommandTests {
         #expect(try read(output.path + "/index.html").contains("<title>Über &amp; Co</title>"))
     }
 
+    /// `--placement`, `--bottom` and `--max-crop` reach the page, over the settings file.
+    @Test func layoutFlagsReachThePage() throws {
+        let settings = try TemporaryFolder()
+        try settings.write("flush.json", Array(#"{"bottom": "flush", "placement": "shortest"}"#.utf8))
+        func page(_ flags: [String]) throws -> String {
+            let output = try TemporaryFolder()
+            let run = try WaterfallProcess.run(["build", Self.gallery, "-o", output.path, "--quiet",
+                                                "--config", settings.path + "/flush.json"] + flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try read(output.path + "/index.html")
+        }
+        // Round robin: tile i in column i mod 2 in the first band, whatever the heights.
+        let roundRobin = try page(["--placement", "round-robin"]).components(separatedBy: "id=\"tile-").dropFirst()
+        #expect(roundRobin.count == 15)
+        for (index, tile) in roundRobin.enumerated() { #expect(tile.contains(";--c0:\(index % 2);--t0:"), "\(tile.prefix(120))") }
+        // The fixture gallery levels in every band with balanced placement (the browser tests hold it to
+        // that); --bottom natural undoes the file's flush, and so does a zero crop limit.
+        #expect(try page(["--placement", "balanced"]).contains(":clamp("))
+        #expect(try !page(["--placement", "balanced", "--bottom", "natural"]).contains(":clamp("))
+        #expect(try !page(["--placement", "balanced", "--max-crop", "0"]).contains(":clamp("))
+    }
+
     @Test(arguments: [
         (["build", "a", "b"], "build takes one input folder, got 2"),
         (["build", "--jobs", "0"], "--jobs needs a whole number"),
         (["build", "--output"], "option --output needs a value"),
         (["build", "--frobnicate"], "unknown option --frobnicate"),
+        (["build", "--placement", "grid"], "--placement must be 'balanced', 'shortest' or 'round-robin' (got 'grid')"),
+        (["build", "--bottom", "even"], "--bottom must be 'natural' or 'flush' (got 'even')"),
+        (["build", "--max-crop", "0.9"], "--max-crop must be at most 0.5, got 0.9"),
     ])
     func usageErrorsExit64(arguments: [String], message: String) throws {
         let run = try WaterfallProcess.run(arguments)

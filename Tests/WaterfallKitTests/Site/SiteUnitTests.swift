@@ -198,7 +198,7 @@ struct SiteConfigurationTests {
         let json = #"""
         {"title": "T", "description": "D", "bands": [{"minWidth": 0, "columns": 1}, {"minWidth": 700, "columns": 6, "columnSpacing": 4, "rowSpacing": 2}],
          "columnSpacing": 3, "rowSpacing": 5, "insets": [1, 2, 3, 4], "footerHeight": 0, "footerText": "F", "sort": "name",
-         "reverse": true, "maxPixels": 1000, "flowTolerance": 12.5}
+         "reverse": true, "maxPixels": 1000, "flowTolerance": 12.5, "placement": "shortest", "bottom": "flush", "maxCrop": 0.2}
         """#
         let configuration = try SiteConfiguration().applying(json: json, file: "w.json")
         #expect(configuration.title == "T" && configuration.description == "D")
@@ -208,6 +208,8 @@ struct SiteConfigurationTests {
         #expect(configuration.footerHeight == 0 && configuration.footerText == "F")
         #expect(configuration.reverse && configuration.maxPixels == 1000)
         #expect(configuration.flowTolerance == 12.5 && configuration.layoutConfiguration.flowTolerance == 12.5)
+        #expect(configuration.layoutConfiguration.placement == .shortestColumn)
+        #expect(configuration.layoutConfiguration.bottom == .flush(maxCrop: 0.2))
         #expect(try SiteConfiguration().applying(json: #"{"insets": 7}"#, file: "w").insets == EdgeInsets(all: 7))
     }
 
@@ -218,5 +220,18 @@ struct SiteConfigurationTests {
         #expect(defaults.columnSpacing == 10 && defaults.rowSpacing == 10 && defaults.insets == EdgeInsets(all: 10))
         #expect(defaults.footerHeight == 50 && defaults.maxPixels == 250_000_000)
         #expect(defaults.flowTolerance == 0 && defaults.layoutConfiguration.placement == .balanced)
+        #expect(defaults.layoutConfiguration.bottom == .natural && defaults.maxCrop == 0.15)
+    }
+
+    @Test(arguments: [
+        (#"{"placement": "masonry"}"#, "'placement' must be 'balanced', 'shortest' or 'round-robin' (got 'masonry')"),
+        (#"{"bottom": "level"}"#, "'bottom' must be 'natural' or 'flush' (got 'level')"),
+        (#"{"maxCrop": 0.6}"#, "'maxCrop' must be between 0 and 0.5 (a share of the tile's height) (got 0.6)"),
+        (#"{"maxCrop": "15%"}"#, "'maxCrop' must be a number (got the string \"15%\")"),
+    ])
+    func badLayoutSettingsAreNamed(json: String, message: String) {
+        #expect(throws: SiteConfiguration.FileError(file: "w.json", message: message)) {
+            try SiteConfiguration().applying(json: json, file: "w.json")
+        }
     }
 }
