@@ -33,7 +33,7 @@ help:
 	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
 	@echo "make bench-headers   header-reading speed (JPEG, PNG, HEIC) against the I/O floor, imagesize and vipsheader"
-	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy"
+	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy; flush shares"
 	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
