@@ -130,6 +130,9 @@ struct SitePages {
         context["exif"] = photo.facts.summary.map { .string($0) } ?? .null
         context["taken"] = photo.facts.takenText.map { .string($0) } ?? .null
         context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: published.original))
+        // Whether the figure has a caption to show (a description, EXIF facts, the date, the original's link).
+        context["hasDetails"] = .bool(photo.caption?.description != nil || photo.facts.summary != nil
+                                      || photo.facts.takenText != nil || configuration.originals != .none)
         func neighbour(_ other: Int) -> TemplateValue {
             guard album.photos.indices.contains(other) else { return .null }
             let next = album.photos[other]

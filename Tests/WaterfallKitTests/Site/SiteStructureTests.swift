@@ -66,10 +66,15 @@ struct SiteStructureTests {
         #expect(second.contains(#"<a href="page-3.html" rel="next">Next →</a>"#))
         #expect(tileLinks(try read(output.path + "/page-3.html")) == ["photos/IMG_7.jpg.html"])
         let photo = try read(output.path + "/photos/IMG_5.jpg.html")
-        #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft">← IMG 4</a>"#))
-        #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight">IMG 6 →</a>"#))
-        #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ Paged</a>"#))
-        #expect(photo.contains(#"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627486; aspect-ratio: 1800 / 1200; width: min(100%, 1800px, calc(85vh * 1800 / 1200))">"#))
+        #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft">← <span>IMG 4</span></a>"#))
+        #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight"><span>IMG 6</span> →</a>"#))
+        #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ <span>Paged</span></a>"#))
+        // The photo's area carries its size, from which the theme fits it to the window; the image its colour.
+        #expect(photo.contains(#"<div class="wf-view" style="--wf-width: 1800; --wf-height: 1200">"# + "\n"
+                               + #"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627486">"#))
+        // The links come before the photo, in the order they are shown; no caption, no empty figcaption.
+        #expect(photo.range(of: #"class="wf-photo-nav""#)!.lowerBound < photo.range(of: "<figure>")!.lowerBound)
+        #expect(!photo.contains("<figcaption>"))
         #expect(LinkChecker.brokenLinks(in: output.path) == [])
         try golden(output.path + "/page-2.html", as: "paged-page-2.html")
         try golden(output.path + "/photos/IMG_5.jpg.html", as: "paged-photo.html")
@@ -95,7 +100,10 @@ struct SiteStructureTests {
         #expect(page.contains(#"alt="Only a title""#))
         #expect(page.contains(#"alt="c""#) && !page.contains(#"<span class="wf-caption" aria-hidden="true">c"#))
         let photo = try read(output.path + "/photos/a.jpg.html")
-        #expect(photo.contains("<h1>Harbour at dawn</h1>") && photo.contains("Fishing boats, before the fog lifted."))
+        #expect(photo.contains("<h1>Harbour at dawn</h1>") && photo.contains("<figcaption>\n<p class=\"wf-description\">Fishing boats, before the fog lifted.</p>"))
+        // A title alone is the page's heading: the figure then has no (empty) caption.
+        let titleOnly = try read(output.path + "/photos/b.jpg.html")
+        #expect(titleOnly.contains("<h1>Only a title</h1>") && !titleOnly.contains("<figcaption>"))
     }
 
     @Test func sortOrders() throws {
