@@ -53,6 +53,7 @@ struct LayoutCommand {
     static func parse(_ arguments: [String]) throws -> LayoutCommand? {
         var command = LayoutCommand()
         var folders: [String] = []
+        var maxCropGiven = false
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
@@ -67,6 +68,7 @@ struct LayoutCommand {
             case .option("--flow-tolerance"): command.configuration.flowTolerance = try scanner.number(in: SettingLimits.flowTolerance)
             case .option("--bottom"): command.bottom = try scanner.bottom()
             case .option("--max-crop"): command.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
+                maxCropGiven = true
             case .option("--json"): command.json = true
             case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
@@ -80,6 +82,9 @@ struct LayoutCommand {
         }
         guard command.width != nil else { throw UsageError("layout needs --width W", command: name) }
         command.folder = folders[0]
+        guard !maxCropGiven || command.bottom == .flush else {
+            throw UsageError("--max-crop only applies with --bottom flush", command: name)
+        }
         command.configuration.bottom = command.bottom == .flush ? .flush(maxCrop: command.maxCrop) : .natural
         // Check the geometry before reading any file: a board too narrow for its columns is a usage error.
         if command.configuration.itemWidth(forContainerWidth: command.width!) <= 0 {

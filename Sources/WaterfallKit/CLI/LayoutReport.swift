@@ -36,7 +36,7 @@ struct LayoutReport {
 
     /// How the bottom came out, when a flush one was asked for.
     private var flushSummary: String {
-        guard let limit = layout.configuration.bottom.maxCrop else { return "" }
+        guard let limit = layout.configuration.bottom.maxCrop, layout.numberOfItems > 0 else { return "" }
         guard let line = layout.flushLine else {
             return "; flush bottom not reachable within \((limit * 100).readable)% crops, ends left natural"
         }

@@ -8,6 +8,13 @@
 /// column in the same state as one already tried, and items of equal height in a different order
 /// (a run of equal heights takes columns in non-decreasing index order).
 ///
+/// For the spread the search is exact. For the crop score it is a heuristic: which tile ends a column
+/// depends on gallery positions, which the two cuts ignore, so it can miss the least crop (a review
+/// found 508 of 3,000 small random tails cropped more than they need, and 60 of 20,000 2-column
+/// galleries not levelled that could be). Cuts that respect positions make it exact but, within the
+/// node budget, level fewer phone-like galleries (79% of 5-column ones against about 93%). Its answer is
+/// always judged exactly, so a flush bottom never breaks its limit.
+///
 /// Depth-first, branch and bound. The caller's incumbent (shortest-column's tail) is only replaced by
 /// a strictly better score. A node budget keeps many-column layouts bounded; it counts nodes, not
 /// time, so the answer is the same on every machine.

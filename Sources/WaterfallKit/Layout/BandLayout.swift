@@ -22,7 +22,9 @@ public struct BandLayout: Sendable {
     public let itemFrames: [AffineRect]
     /// (0, 0, W, headerHeight), or nil when headerHeight is 0.
     public let headerFrame: AffineRect?
-    /// Where the footer starts: an affine bound on the tallest column's bottom, plus B.
+    /// Where the footer starts: an affine bound on the tallest column's bottom, plus B. With a flush
+    /// bottom it is the line plus B, exact across ``FlushBottom/levelWidths`` only; outside them the
+    /// footer (and ``footerFrame``, ``contentHeight``) is ``layout(atWidth:)``'s.
     public let footerY: AffineLength
     /// (0, footerY, W, footerHeight), or nil when footerHeight is 0.
     public let footerFrame: AffineRect?

@@ -53,11 +53,14 @@ struct ColumnPlanner: Sendable {
         return head + tail.best(.spread, incumbent: shortestTail)
     }
 
-    /// The assignment that levels the columns with the least crop, if that is within `maxCrop`.
+    /// An assignment that levels the columns within `maxCrop`, the least crop the search finds.
     private func leastCropColumns(_ heights: [Double], maxCrop: Double) -> [Int]? {
+        // An empty column has nothing to reshape.
+        guard heights.count >= columnCount else { return nil }
         let (head, tail, shortestTail) = split(heights, tailLength: Self.flushTailLength(columnCount: columnCount))
         let objective = BalancedEndSearch.Objective.crop(headLastHeights: tail.headLastHeights)
-        let leastCrop = tail.best(objective, incumbent: shortestTail)
+        // Scores over the limit are of no use, so the search never explores for them.
+        let leastCrop = tail.best(objective, incumbent: shortestTail, worthBeating: maxCrop.nextUp)
         return tail.score(leastCrop, objective) <= maxCrop ? head + leastCrop : nil
     }
 
@@ -102,10 +105,11 @@ private struct TailChoice {
     }
 
     /// The search's winner, or `incumbent` unless the winner, judged in gallery order, is strictly better.
-    func best(_ objective: BalancedEndSearch.Objective, incumbent: [Int]) -> [Int] {
+    /// Only scores below `worthBeating` (and the incumbent's) are searched for.
+    func best(_ objective: BalancedEndSearch.Objective, incumbent: [Int], worthBeating: Double = .infinity) -> [Int] {
         let incumbentScore = score(incumbent, objective)
         var search = BalancedEndSearch(tailHeights: Array(heights), stacks: stacks, objective: objective,
-                                       incumbentScore: incumbentScore)
+                                       incumbentScore: min(incumbentScore, worthBeating))
         // The search adds heights tallest first; the frames add them in gallery order, which can
         // round differently, so the winner is judged again the way the frames will be.
         guard let found = search.run(), score(found, objective) < incumbentScore else { return incumbent }

@@ -62,7 +62,8 @@ struct BoardStyle: Sendable {
     /// narrowest board a band serves up to the widest screen). A tile's top is affine in the width
     /// and the screen's height convex, so their difference is least at one of the ends.
     static func firstScreenWidths(of band: BandLayout) -> [Double] {
-        let low = max(band.band.minimumWidth, SiteConfiguration.narrowestBoard)
+        // The first band also serves boards narrower than its minimum width (its CSS is the default).
+        let low = max(band.servedWidths.lowerBound, SiteConfiguration.narrowestBoard)
         let high = min(band.servedWidths.upperBound, SiteConfiguration.widestBoard)
         return high > low ? [low, high] : [low]
     }

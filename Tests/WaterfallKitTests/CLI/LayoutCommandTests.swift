@@ -166,6 +166,7 @@ struct LayoutCommandTests {
         (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'balanced', 'shortest' or 'round-robin'"),
         (["layout", ".", "--width", "800", "--bottom", "level"], "--bottom must be 'natural' or 'flush' (got 'level')"),
         (["layout", ".", "--width", "800", "--max-crop", "0.51"], "--max-crop must be at most 0.5, got 0.51"),
+        (["layout", ".", "--width", "800", "--max-crop", "0.2"], "--max-crop only applies with --bottom flush"),
         // The same ranges as waterfall.json: no board, gap or footer so large that coordinates turn infinite.
         (["layout", ".", "--width", "1e308"], "--width must be at most 100000, got 1e+308"),
         (["layout", ".", "--width", "100000.5"], "--width must be at most 100000, got 100000.5"),

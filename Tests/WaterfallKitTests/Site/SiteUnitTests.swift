@@ -140,10 +140,12 @@ struct BoardStyleTests {
     /// loads eagerly; one that is never within it anywhere stays lazy.
     @Test func firstScreenTilesAreJudgedAtEveryWidthOfEveryBand() throws {
         var random = SplitMix64(seed: 43)
-        for _ in 0..<20 {
+        for round in 0..<20 {
             let sizes = (0..<80).map { _ in Size(width: random.nextDouble(in: 100..<4000), height: random.nextDouble(in: 100..<4000)) }
             let items = try SizedItems(displaySizes: sizes)
-            let configuration = SiteConfiguration()
+            var configuration = SiteConfiguration()
+            // A first band that starts above 320 px still serves narrower boards, where more tiles fit a screen.
+            if round % 2 == 1 { configuration.bands = [.init(minWidth: 600, columns: 3), .init(minWidth: 1200, columns: 5)] }
             let layout = try ResponsiveLayout(bands: configuration.layoutBands, configuration: configuration.layoutConfiguration, items: items)
             let style = BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: 50)
             var seen = [Bool](repeating: false, count: sizes.count)
