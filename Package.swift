@@ -17,10 +17,12 @@ let package = Package(
                 .define("_FILE_OFFSET_BITS", to: "64"),
                 .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
                 .headerSearchPath("heif"), .headerSearchPath("webp"), .headerSearchPath("gif"),
+                .headerSearchPath("avif"),
             ],
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"), .linkedLibrary("webp"),
                 .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"), .linkedLibrary("gif"),
+                .linkedLibrary("avif"),
             ]
         ),
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),

@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { DEFAULT_QUALITY = 82, DEFAULT_MAX_SCANS = 100 };
+/* Default qualities per format. WebP's and AVIF's are PROVISIONAL: they are being calibrated with
+ * SSIMULACRA2 against JPEG 82 (issue 13); change them here and in cimageio.h together. */
+enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 75, DEFAULT_AVIF_QUALITY = 60, DEFAULT_AVIF_SPEED = 6,
+       DEFAULT_MAX_SCANS = 100 };
 static const uint64_t default_max_pixels = 250000000u;
 static const uint64_t default_max_memory = 512u << 20;
 
@@ -194,11 +197,27 @@ static int normalise(const wf_derive_request *request, wf_derive_request *r, wf_
         fail(out, WF_DERIVE_ERR_REQUEST, "a derived image needs a maximum width or height");
         return -1;
     }
-    if (r->quality == 0) r->quality = DEFAULT_QUALITY;
-    if (r->quality < 1 || r->quality > 100) {
-        fail(out, WF_DERIVE_ERR_REQUEST, "JPEG quality %d is outside 1-100", r->quality);
+    const char *name = r->encode_format == WF_FORMAT_WEBP ? "WebP" : r->encode_format == WF_FORMAT_AVIF ? "AVIF" : "JPEG";
+    if (r->encode_format != 0 && r->encode_format != WF_FORMAT_WEBP && r->encode_format != WF_FORMAT_AVIF) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "encode format %d is not 0 (automatic), WebP or AVIF", r->encode_format);
         return -1;
     }
+    if (r->encode_format != 0 && r->force_png) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "force_png asks for PNG, but the encode format asks for %s", name);
+        return -1;
+    }
+    if (r->quality == 0)
+        r->quality = r->encode_format == WF_FORMAT_WEBP ? DEFAULT_WEBP_QUALITY
+                   : r->encode_format == WF_FORMAT_AVIF ? DEFAULT_AVIF_QUALITY : DEFAULT_QUALITY;
+    if (r->quality < 1 || r->quality > 100) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "%s quality %d is outside 1-100", name, r->quality);
+        return -1;
+    }
+    if (r->speed < 0 || r->speed > 10) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "AVIF speed %d is outside 1-10", r->speed);
+        return -1;
+    }
+    if (r->speed == 0) r->speed = DEFAULT_AVIF_SPEED;
     if (r->max_pixels == 0) r->max_pixels = default_max_pixels;
     if (r->max_scans == 0) r->max_scans = DEFAULT_MAX_SCANS;
     if (r->max_memory == 0) r->max_memory = default_max_memory;
@@ -289,14 +308,30 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
-    int png = has_alpha || r->force_png;
+    wf_format format = r->encode_format == WF_FORMAT_WEBP ? WF_FORMAT_WEBP
+                     : r->encode_format == WF_FORMAT_AVIF ? WF_FORMAT_AVIF
+                     : has_alpha || r->force_png         ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
     char message[200] = "";
     int warnings = 0, icc_kept = decoded->icc != NULL;
-    wf_derive_status status =
-        png ? wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length, &warnings,
-                           &icc_kept, message, sizeof message)
-            : wf_write_jpeg(output, upright, out_width, out_height, channels, r->quality, decoded->icc, decoded->icc_length,
-                            message, sizeof message);
+    wf_derive_status status;
+    switch (format) {
+    case WF_FORMAT_PNG:
+        status = wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length,
+                              &warnings, &icc_kept, message, sizeof message);
+        break;
+    case WF_FORMAT_WEBP:
+        status = wf_write_webp(output, upright, out_width, out_height, channels, r->quality, decoded->icc,
+                               decoded->icc_length, &icc_kept, message, sizeof message);
+        break;
+    case WF_FORMAT_AVIF:
+        status = wf_write_avif(output, upright, out_width, out_height, channels, r->quality, r->speed, decoded->icc,
+                               decoded->icc_length, message, sizeof message);
+        break;
+    default:
+        status = wf_write_jpeg(output, upright, out_width, out_height, channels, r->quality, decoded->icc,
+                               decoded->icc_length, message, sizeof message);
+        break;
+    }
     if (upright != image) free(upright);
     out->warnings += warnings;
     if (status != WF_DERIVE_OK) {
@@ -306,7 +341,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
     out->status = WF_DERIVE_OK;
     out->width = out_width;
     out->height = out_height;
-    out->output_format = png ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
+    out->output_format = format;
     out->frames = 1;
     out->channels = channels;
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
@@ -346,8 +381,15 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     /* Animations asked to stay animations are made apart, from every frame; the rest share one decode. */
     size_t stills = 0;
     for (size_t i = 0; i < count; i++) {
-        if (r[i].animate && header.animated) wf_write_animated_webp(source, &header, &r[i], outputs[i], &results[i]);
-        else stills++;
+        if (!(r[i].animate && header.animated)) {
+            stills++;
+            continue;
+        }
+        /* An animation is WebP whatever encode_format says, so its default quality is WebP's (or, with the
+         * automatic format, 82 as before). */
+        wf_derive_request animation = r[i];
+        if (requests[i].quality == 0 && animation.encode_format != 0) animation.quality = DEFAULT_WEBP_QUALITY;
+        wf_write_animated_webp(source, &header, &animation, outputs[i], &results[i]);
     }
     if (stills == 0) {
         free(r);
@@ -367,6 +409,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     resampling_sink sink = {0};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
     uint8_t *image = NULL;
+    char *done_flags = NULL;
     if (!widths || !heights) {
         wf_outcome_fail(&outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
     } else {
@@ -405,23 +448,32 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         channels--;
         has_alpha = 0;
     }
+    /* 4. One resample per distinct size: every request of that size (the same tile in several formats) is
+     *    encoded from it, then it is freed before the next size is made. */
+    done_flags = calloc(count, 1);
+    if (!done_flags) {
+        for (size_t i = 0; i < count; i++)
+            if (!(r[i].animate && header.animated)) fail(&results[i], WF_DERIVE_ERR_LIMIT, "out of memory");
+        goto done;
+    }
     for (size_t i = 0; i < count; i++) {
-        if (r[i].animate && header.animated) continue;
-        results[i].scale_denom = (int32_t)denominator;
-        if (i == primary) {
-            emit(image, widths[i], heights[i], channels, has_alpha, &r[i], outputs[i], &outcome, &results[i]);
-            continue;
+        if ((r[i].animate && header.animated) || done_flags[i]) continue;
+        int same_as_primary = widths[i] == widths[primary] && heights[i] == heights[primary];
+        uint8_t *pixels_i = same_as_primary ? image
+                          : resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i]);
+        for (size_t j = i; j < count; j++) {
+            if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])
+                continue;
+            done_flags[j] = 1;
+            results[j].scale_denom = (int32_t)denominator;
+            if (!pixels_i) fail(&results[j], WF_DERIVE_ERR_LIMIT, "out of memory");
+            else emit(pixels_i, widths[j], heights[j], channels, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
         }
-        uint8_t *smaller = resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i]);
-        if (!smaller) {
-            fail(&results[i], WF_DERIVE_ERR_LIMIT, "out of memory");
-            continue;
-        }
-        emit(smaller, widths[i], heights[i], channels, has_alpha, &r[i], outputs[i], &outcome, &results[i]);
-        free(smaller);
+        if (pixels_i != image) free(pixels_i);
     }
 
 done:
+    free(done_flags);
     free(image);
     free(outcome.icc);
     free(widths);

@@ -104,13 +104,23 @@ typedef enum {
 typedef struct {
     uint32_t max_width;    /* the box, in display (upright) orientation; 0 = unbounded on that axis, */
     uint32_t max_height;   /* but at least one must be set. Never upscales. */
-    int32_t quality;       /* JPEG quality 1-100; 0 = 82 */
-    int32_t force_png;     /* 1: write PNG even when opaque (lossless output, used by the quality tests) */
+    int32_t quality;       /* 1-100 for every format; 0 = the format's default: JPEG 82, WebP 75, AVIF 60
+                              (WebP's and AVIF's are provisional, pending the SSIMULACRA2 calibration) */
+    int32_t force_png;     /* 1: write PNG even when opaque (lossless output, used by the quality tests); only
+                              with encode_format 0 */
     uint64_t max_pixels;   /* stored width × height refused before decoding; 0 = 250,000,000 */
     uint32_t max_scans;    /* a JPEG with more scans than this is refused (progressive bombs); 0 = 100 */
     uint64_t max_memory;   /* bytes libjpeg may use for a whole-image coefficient buffer; 0 = 512 MiB */
     int32_t animate;       /* 1: an animated source (GIF, WebP) becomes an animated WebP fitting the box; a
                               still source is made as usual */
+    int32_t encode_format; /* 0: JPEG when opaque, PNG when some alpha < 255 (the automatic choice);
+                              WF_FORMAT_WEBP: lossy WebP, alpha kept (losslessly) when used;
+                              WF_FORMAT_AVIF: AVIF (AV1 by libaom, 4:2:0, or 4:0:0 for gray), alpha kept
+                              (losslessly) when used. Anything else is refused. An animation made with `animate`
+                              is an animated WebP whatever this says (its default quality: 82 with 0, else 75). */
+    int32_t speed;         /* AVIF encoder speed 1-10 (libavif's scale: 10 fastest, largest); 0 = 6. Ignored by
+                              the other formats. The quality maps to the AV1 quantizer as libavif 1.0 maps its
+                              `quality`: quantizer = ((100 - quality) * 63 + 50) / 100 (alpha: 0, lossless). */
 } wf_derive_request;
 
 typedef struct {
@@ -118,10 +128,11 @@ typedef struct {
     wf_header source;      /* the header reader's answer for the source (size as stored, orientation) */
     uint32_t width;        /* the output, upright (orientation applied; the file carries no tag) */
     uint32_t height;
-    wf_format output_format; /* WF_FORMAT_JPEG (opaque), WF_FORMAT_PNG (some alpha < 255), or WF_FORMAT_WEBP
-                                (an animation, with `animate`) */
+    wf_format output_format; /* what was written: WF_FORMAT_JPEG (opaque), WF_FORMAT_PNG (some alpha < 255),
+                                WF_FORMAT_WEBP (encode_format WEBP, or an animation with `animate`), or
+                                WF_FORMAT_AVIF (encode_format AVIF) */
     uint32_t frames;       /* frames in the output: 1, or an animation's count */
-    int32_t channels;      /* in the output: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    int32_t channels;      /* the pixels encoded: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA (WebP stores gray as RGB) */
     int32_t scale_denom;   /* JPEG DCT scaling used: 1, 2, 4 or 8; 1 for PNG; 0 when nothing was decoded */
     int32_t icc_length;    /* bytes of ICC profile carried into the output, 0 if none */
     int32_t warnings;      /* recoverable oddities (benign PNG chunk errors, dropped ICC profile, ...) */
@@ -134,15 +145,17 @@ typedef struct {
 /*
  * Makes one derived image: decodes `source` (JPEG at a DCT scale, or PNG), resamples it with Lanczos-3 to
  * fit the request's box, turns it upright by its EXIF orientation, keeps its ICC profile and nothing else,
- * and writes `output` (JPEG when opaque, PNG when any pixel has alpha < 255). Never prints, never exits;
+ * and writes `output` (JPEG when opaque, PNG when any pixel has alpha < 255, or the request's
+ * encode_format). Never prints, never exits;
  * on failure nothing is left at `output`. Reentrant.
  */
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out);
 
 /*
  * Several derived images of one source from ONE decode: the largest target is decoded (at its DCT scale)
- * and resampled from the decoder; the smaller ones are resampled from it. `results[i]` says what became
- * of `outputs[i]`. The decoder limits (pixels, scans, memory) are taken from requests[0].
+ * and resampled from the decoder; the smaller ones are resampled from it, once per distinct size (the same
+ * tile in JPEG, WebP and AVIF is one resample, encoded three times). `results[i]` says what became of
+ * `outputs[i]`. The decoder limits (pixels, scans, memory) are taken from requests[0].
  */
 void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
                    wf_derive_result *results);
@@ -161,8 +174,9 @@ typedef struct {
 void wf_decode_image(const char *path, wf_image *out);
 void wf_image_free(wf_image *image);
 
-/* For tests: the ICC profile of a JPEG (libjpeg's jpeg_read_icc_profile) or PNG (libpng's iCCP), as an
- * independent check of what wf_derive wrote. Returns the profile's length (copying at most `capacity`
+/* For tests: the ICC profile of a JPEG (libjpeg's jpeg_read_icc_profile), PNG (libpng's iCCP), WebP
+ * (libwebpmux's ICCP chunk) or HEIF/AVIF (libheif's raw colour profile), as an independent check of what
+ * wf_derive wrote. Returns the profile's length (copying at most `capacity`
  * bytes), 0 when there is none. */
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
 

@@ -1,0 +1,14 @@
+/* Internal: the AVIF encoder's choices, shared by the encoder and its tests' expectations. */
+#ifndef WF_AVIF_SUPPORT_H
+#define WF_AVIF_SUPPORT_H
+
+/* Request quality 1-100 to the AV1 quantizer 0-63 (0 best): libavif 1.0's own mapping of its `quality`
+ * field, so a quality calibrated here means the same after an upgrade to libavif 1.x:
+ *     quantizer = ((100 - quality) * 63 + 50) / 100
+ * quality 100 → 0, 75 → 16, 60 → 25, 50 → 32, 1 → 62. minQuantizer = maxQuantizer = that value. */
+static inline int wf_avif_quantizer(int quality) { return ((100 - quality) * 63 + 50) / 100; }
+
+/* Alpha is coded losslessly (quantizer 0), like WebP's lossless ALPH chunk: cut-out edges stay exact. */
+enum { WF_AVIF_ALPHA_QUANTIZER = 0 };
+
+#endif
