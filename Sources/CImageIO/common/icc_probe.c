@@ -1,11 +1,14 @@
 /*
- * For tests: a file's ICC profile as libjpeg (jpeg_read_icc_profile) and libpng (iCCP) see it, independent
- * of the ICC collector wf_derive uses, to check what it wrote.
+ * For tests: a file's ICC profile as libjpeg (jpeg_read_icc_profile), libpng (iCCP), libwebpmux (ICCP) and
+ * libheif (the primary image's raw colour profile) see it, independent of the ICC collector wf_derive uses,
+ * to check what it wrote.
  */
 #include "jpeg_support.h"
 #include "source_file.h"
 
+#include <libheif/heif.h>
 #include <png.h>
+#include <webp/mux.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,6 +73,65 @@ static size_t png_profile(FILE *file, uint8_t *buffer, size_t capacity) {
     return length;
 }
 
+/* The whole file in memory (tests only: derived images are small); NULL when it cannot be read. */
+static uint8_t *slurp(FILE *file, size_t *length) {
+    size_t capacity = 1 << 16, used = 0;
+    uint8_t *bytes = malloc(capacity);
+    while (bytes) {
+        used += fread(bytes + used, 1, capacity - used, file);
+        if (used < capacity) break;
+        uint8_t *bigger = capacity < (64u << 20) ? realloc(bytes, capacity * 2) : NULL;
+        if (!bigger) free(bytes);
+        bytes = bigger;
+        capacity *= 2;
+    }
+    *length = used;
+    return bytes;
+}
+
+static size_t webp_profile(FILE *file, uint8_t *buffer, size_t capacity) {
+    size_t length;
+    uint8_t *bytes = slurp(file, &length);
+    if (!bytes) return 0;
+    WebPData data = {.bytes = bytes, .size = length};
+    WebPMux *mux = WebPMuxCreate(&data, 0);
+    WebPData chunk;
+    size_t result = 0;
+    if (mux && WebPMuxGetChunk(mux, "ICCP", &chunk) == WEBP_MUX_OK) {
+        memcpy(buffer, chunk.bytes, chunk.size < capacity ? chunk.size : capacity);
+        result = chunk.size;
+    }
+    WebPMuxDelete(mux);
+    free(bytes);
+    return result;
+}
+
+static size_t heif_profile(FILE *file, uint8_t *buffer, size_t capacity) {
+    size_t length;
+    uint8_t *bytes = slurp(file, &length);
+    if (!bytes) return 0;
+    struct heif_context *context = heif_context_alloc();
+    struct heif_image_handle *handle = NULL;
+    size_t result = 0;
+    if (context && heif_context_read_from_memory_without_copy(context, bytes, length, NULL).code == heif_error_Ok &&
+        heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok) {
+        enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
+        size_t size = heif_image_handle_get_raw_color_profile_size(handle);
+        if ((type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC) && size > 0) {
+            uint8_t *profile = malloc(size);
+            if (profile && heif_image_handle_get_raw_color_profile(handle, profile).code == heif_error_Ok) {
+                memcpy(buffer, profile, size < capacity ? size : capacity);
+                result = size;
+            }
+            free(profile);
+        }
+    }
+    if (handle) heif_image_handle_release(handle);
+    if (context) heif_context_free(context);
+    free(bytes);
+    return result;
+}
+
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity) {
     wf_source_failure failure;
     int fd = wf_open_source(path, &failure);
@@ -79,12 +141,15 @@ size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity) {
         close(fd);
         return 0;
     }
-    uint8_t magic[2] = {0, 0};
-    size_t got = fread(magic, 1, 2, file);
+    uint8_t magic[12] = {0};
+    size_t got = fread(magic, 1, 12, file);
     rewind(file);
     size_t length = 0;
-    if (got == 2 && magic[0] == 0xFF && magic[1] == 0xD8) length = jpeg_profile(file, buffer, capacity);
-    else if (got == 2 && magic[0] == 0x89 && magic[1] == 'P') length = png_profile(file, buffer, capacity);
+    if (got >= 2 && magic[0] == 0xFF && magic[1] == 0xD8) length = jpeg_profile(file, buffer, capacity);
+    else if (got >= 2 && magic[0] == 0x89 && magic[1] == 'P') length = png_profile(file, buffer, capacity);
+    else if (got == 12 && memcmp(magic, "RIFF", 4) == 0 && memcmp(magic + 8, "WEBP", 4) == 0)
+        length = webp_profile(file, buffer, capacity);
+    else if (got == 12 && memcmp(magic + 4, "ftyp", 4) == 0) length = heif_profile(file, buffer, capacity);
     fclose(file);
     return length;
 }
