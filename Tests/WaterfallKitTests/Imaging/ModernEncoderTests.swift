@@ -1,0 +1,252 @@
+import CImageIO
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// Derived images written as WebP and AVIF (`wf_derive_request.encode_format`): read back by independent
+/// decoders (libwebp's WebPDecode and libheif, through `wf_decode_image`; libwebpmux and libheif for the ICC
+/// profile, through `wf_read_icc_profile`), against a lossless PNG of the same box.
+@Suite struct ModernEncoderTests {
+    struct Source: Sendable, CustomTestStringConvertible {
+        var name: String
+        var path: String
+        var alpha: Bool
+        var gray: Bool = false
+        /// The source carries an ICC profile that must arrive byte for byte.
+        var icc: Bool = false
+        var testDescription: String { name }
+    }
+
+    static let sources: [Source] = [
+        Source(name: "JPEG photo with ICC, GPS, XMP, comment", path: Fixtures.thumbnail("gps-xmp-comment-icc.jpg"),
+               alpha: false, icc: true),
+        Source(name: "JPEG photo", path: Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), alpha: false),
+        Source(name: "PNG with alpha, ICC and EXIF", path: Fixtures.thumbnail("text-exif-icc-alpha.png"), alpha: true,
+               icc: true),
+        Source(name: "PNG cut-out", path: Fixtures.inRepository("SampleGallery/chelsea-cutout.png"), alpha: true),
+        Source(name: "grayscale JPEG", path: Fixtures.header("J34-grayscale.jpg"), alpha: false, gray: true),
+        Source(name: "CMYK JPEG", path: Fixtures.header("J34-cmyk-adobe.jpg"), alpha: false),
+        Source(name: "16-bit PNG", path: Fixtures.conformance("pngsuite/basn2c16.png"), alpha: false),
+        Source(name: "16-bit RGBA PNG", path: Fixtures.conformance("pngsuite/basn6a16.png"), alpha: true),
+    ]
+
+    enum Format: Int32, CaseIterable, Sendable {
+        case webp, avif
+        var raw: Int32 { self == .webp ? Int32(WF_FORMAT_WEBP.rawValue) : Int32(WF_FORMAT_AVIF.rawValue) }
+        var written: wf_format { self == .webp ? WF_FORMAT_WEBP : WF_FORMAT_AVIF }
+        /// PSNR floors at the default qualities (75, 60), measured with a margin: a broken colour conversion,
+        /// a swapped channel or a lost alpha falls far below them (measured: 29-51 dB at 160 px; the smallest,
+        /// 29, is the 32 px CMYK fixture).
+        var floor: Double { 26 }
+    }
+
+    static func derive(_ source: String, _ output: String, _ request: wf_derive_request) -> wf_derive_result {
+        var request = request
+        var result = wf_derive_result()
+        wf_derive(source, output, &request, &result)
+        return result
+    }
+
+    static func message(_ result: wf_derive_result) -> String {
+        withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// What an output file says about itself: WebP chunk tags, or the item types of an AVIF's `iinf`.
+    static func metadataNames(_ bytes: [UInt8], _ format: Format) -> [String] {
+        switch format {
+        case .webp: return webpChunks(bytes).map(\.tag)
+        case .avif: return isobmffItemTypes(bytes)
+        }
+    }
+
+    static func check(_ source: Source, _ format: Format, width: UInt32) throws {
+        let folder = try TemporaryFolder()
+        let reference = folder.url.appendingPathComponent("reference.png").path
+        let output = folder.url.appendingPathComponent("out").path
+        let again = folder.url.appendingPathComponent("again").path
+        let automatic = folder.url.appendingPathComponent("automatic").path
+
+        let lossless = derive(source.path, reference, deriveRequest(width: width, forcePNG: 1))
+        try #require(lossless.status == WF_DERIVE_OK, "\(message(lossless))")
+        let jpegOrPng = derive(source.path, automatic, deriveRequest(width: width))
+        try #require(jpegOrPng.status == WF_DERIVE_OK, "\(message(jpegOrPng))")
+        let asked = deriveRequest(width: width, format: format.raw)
+        let result = derive(source.path, output, asked)
+        try #require(result.status == WF_DERIVE_OK, "\(message(result))")
+        #expect(result.output_format == format.written)
+        #expect(result.width == lossless.width && result.height == lossless.height)
+        #expect(result.has_average == lossless.has_average)
+        #expect(result.average_rgb == lossless.average_rgb, "the average colour is the resampled image's, as before")
+
+        // The file's own header, through the header reader.
+        var header = wf_header()
+        wf_read_header_path(output, &header)
+        #expect(header.status == WF_OK)
+        #expect(header.format == format.written)
+        #expect(header.width == result.width && header.height == result.height)
+        #expect((header.alpha != 0) == source.alpha, "alpha present exactly when the source has some")
+
+        // Pixels back through libwebp / libheif, against the lossless PNG of the same box.
+        let decoded = try TestPixels.decode(output)
+        let expected = try TestPixels.decode(reference)
+        #expect(decoded.width == Int(result.width) && decoded.height == Int(result.height))
+        #expect((decoded.channels == 2 || decoded.channels == 4) == source.alpha)
+        let quality = psnr(decoded, expected)
+        if ProcessInfo.processInfo.environment["WF_PRINT_PSNR"] != nil { print("PSNR", source.name, format, quality, bytes0(output)) }
+        #expect(quality >= format.floor, "PSNR \(quality) dB against the lossless resample")
+
+        // The ICC profile: the one the JPEG/PNG path keeps, byte for byte (the source's own when it has one).
+        let profile = iccProfile(output)
+        #expect(profile == iccProfile(automatic))
+        #expect(Int(result.icc_length) == profile.count)
+        if source.icc {
+            #expect(!profile.isEmpty)
+            #expect(profile == iccProfile(source.path))
+        }
+
+        // No Exif, no XMP.
+        let bytes = try Fixtures.bytes(output)
+        let names = metadataNames(bytes, format)
+        #expect(!names.contains("EXIF") && !names.contains("XMP ") && !names.contains("Exif") && !names.contains("mime"),
+                "\(names)")
+
+        // The same input gives the same bytes.
+        let second = derive(source.path, again, asked)
+        try #require(second.status == WF_DERIVE_OK, "\(message(second))")
+        #expect(try Fixtures.bytes(again) == bytes, "two runs wrote different bytes")
+    }
+
+    @Test("WebP: size, alpha, ICC, no metadata, pixels, determinism", arguments: sources)
+    func webp(source: Source) throws {
+        try Self.check(source, .webp, width: 160)
+    }
+
+    @Test("AVIF: size, alpha, ICC, no metadata, pixels, determinism", arguments: sources)
+    func avif(source: Source) throws {
+        try Self.check(source, .avif, width: 160)
+    }
+
+    /// A Display P3 photo: the AVIF fixture with a P3 nclx, made into a JPEG that carries the P3 profile
+    /// (Waterfall writes one from the nclx), then into WebP and AVIF; the profile must survive byte for byte.
+    @Test("Display P3 JPEG: the P3 profile survives into WebP and AVIF", arguments: Format.allCases)
+    func displayP3(format: Format) throws {
+        let folder = try TemporaryFolder()
+        let jpeg = folder.url.appendingPathComponent("display-p3.jpg").path
+        let made = Self.derive(Fixtures.root.appendingPathComponent("formats/heif/display-p3.avif").path, jpeg,
+                               deriveRequest(width: 4096, quality: 95))
+        try #require(made.status == WF_DERIVE_OK, "\(Self.message(made))")
+        let p3 = iccProfile(jpeg)
+        try #require(p3.count > 128 && p3 != (try Fixtures.bytes(Fixtures.thumbnail("srgb.icc"))))
+        try Self.check(Source(name: "Display P3 JPEG", path: jpeg, alpha: false, icc: true), format, width: 200)
+    }
+
+    @Test("Gray AVIF is monochrome (4:0:0); gray WebP is RGB")
+    func grayLayouts() throws {
+        let folder = try TemporaryFolder()
+        let avif = folder.url.appendingPathComponent("gray.avif").path
+        let result = Self.derive(Fixtures.header("J34-grayscale.jpg"), avif,
+                                 deriveRequest(width: 64, format: Format.avif.raw))
+        try #require(result.status == WF_DERIVE_OK, "\(Self.message(result))")
+        #expect(result.channels == 1)
+        let bytes = try Fixtures.bytes(avif)
+        // av1C's fourth byte: high_bitdepth, twelve_bit, monochrome, subsampling x, y, position (2 bits).
+        let av1C = try #require(bytes.firstRange(of: Array("av1C".utf8)))
+        #expect(bytes[av1C.upperBound + 2] & 0x10 != 0, "monochrome flag")
+    }
+
+    @Test("The same size in JPEG, WebP and AVIF: three files from one set")
+    func oneSizeThreeFormats() throws {
+        let folder = try TemporaryFolder()
+        let formats: [Int32] = [0, Format.webp.raw, Format.avif.raw]
+        let paths = formats.indices.map { folder.url.appendingPathComponent("tile-\($0)").path }
+        let requests = formats.map { deriveRequest(width: 300, format: $0) }
+        // Plus a larger view, so the tiles are the cascade's, not the decoder's, resample.
+        let allRequests = requests + [deriveRequest(width: 1000)]
+        let allPaths = paths + [folder.url.appendingPathComponent("view").path]
+        var results = [wf_derive_result](repeating: wf_derive_result(), count: allRequests.count)
+        let cPaths = allPaths.map { strdup($0) }
+        defer { cPaths.forEach { free($0) } }
+        let constPaths = cPaths.map { UnsafePointer<CChar>($0) }
+        constPaths.withUnsafeBufferPointer { pointers in
+            wf_derive_set(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), allRequests, pointers.baseAddress,
+                          allRequests.count, &results)
+        }
+        for result in results { #expect(result.status == WF_DERIVE_OK, "\(Self.message(result))") }
+        #expect(results.map(\.output_format) == [WF_FORMAT_JPEG, WF_FORMAT_WEBP, WF_FORMAT_AVIF, WF_FORMAT_JPEG])
+        #expect(Set(results.prefix(3).map { "\($0.width)x\($0.height)" }).count == 1)
+        #expect(Set(results.prefix(3).map { "\($0.average_rgb)" }).count == 1, "one resample: one average colour")
+        let jpeg = try TestPixels.decode(paths[0])
+        for path in paths.dropFirst() {
+            let pixels = try TestPixels.decode(path)
+            #expect(psnr(pixels, jpeg) > 28)
+        }
+    }
+
+    @Test("Requests that make no sense are refused with one line", arguments: [
+        (deriveRequest(width: 10, format: Int32(WF_FORMAT_GIF.rawValue)), "encode format"),
+        (deriveRequest(width: 10, quality: 101, format: Int32(WF_FORMAT_AVIF.rawValue)), "AVIF quality 101"),
+        (deriveRequest(width: 10, quality: -1, format: Int32(WF_FORMAT_WEBP.rawValue)), "WebP quality -1"),
+        (deriveRequest(width: 10, format: Int32(WF_FORMAT_AVIF.rawValue), speed: 11), "AVIF speed 11"),
+        (deriveRequest(width: 10, format: Int32(WF_FORMAT_AVIF.rawValue), speed: -1), "AVIF speed -1"),
+        (deriveRequest(width: 10, forcePNG: 1, format: Int32(WF_FORMAT_WEBP.rawValue)), "force_png"),
+    ])
+    func refused(request: wf_derive_request, words: String) throws {
+        let folder = try TemporaryFolder()
+        let output = folder.url.appendingPathComponent("out").path
+        let result = Self.derive(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), output, request)
+        #expect(result.status == WF_DERIVE_ERR_REQUEST)
+        #expect(Self.message(result).contains(words), "\(Self.message(result))")
+        #expect(!Self.message(result).contains("\n"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("An output already there is neither replaced nor written through", arguments: Format.allCases)
+    func existingOutput(format: Format) throws {
+        let folder = try TemporaryFolder()
+        let output = try folder.write("taken", [1, 2, 3])
+        let result = Self.derive(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), output,
+                                 deriveRequest(width: 50, format: format.raw))
+        #expect(result.status == WF_DERIVE_ERR_WRITE)
+        #expect(try Fixtures.bytes(output) == [1, 2, 3])
+    }
+}
+
+/// The item types in an ISOBMFF file's `meta`/`iinf` (infe versions 2 and 3), read here, not by CImageIO.
+func isobmffItemTypes(_ bytes: [UInt8]) -> [String] {
+    func be32(_ i: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[i + $1]) } }
+    func be16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+    func tag(_ i: Int) -> String { String(decoding: bytes[i..<(i + 4)], as: UTF8.self) }
+    /// Child boxes of [start, end): (type, payload start, end).
+    func boxes(_ start: Int, _ end: Int) -> [(String, Int, Int)] {
+        var out: [(String, Int, Int)] = []
+        var i = start
+        while i + 8 <= end {
+            let size = be32(i)
+            guard size >= 8, i + size <= end else { break }
+            out.append((tag(i + 4), i + 8, i + size))
+            i += size
+        }
+        return out
+    }
+    guard let meta = boxes(0, bytes.count).first(where: { $0.0 == "meta" }) else { return [] }
+    guard let iinf = boxes(meta.1 + 4, meta.2).first(where: { $0.0 == "iinf" }) else { return [] }
+    let entriesStart = iinf.1 + 4 + (bytes[iinf.1] == 0 ? 2 : 4)
+    return boxes(entriesStart, iinf.2).filter { $0.0 == "infe" }.compactMap { infe in
+        let version = bytes[infe.1]
+        guard version >= 2 else { return nil }
+        let typeOffset = infe.1 + 4 + (version == 2 ? 2 : 4) + 2
+        return typeOffset + 4 <= infe.2 ? tag(typeOffset) : nil
+    }
+}
+
+/// A derive request with the fields these tests set; the rest zero (their defaults).
+func deriveRequest(width: UInt32, quality: Int32 = 0, forcePNG: Int32 = 0, format: Int32 = 0, speed: Int32 = 0) -> wf_derive_request {
+    var r = wf_derive_request()
+    r.max_width = width
+    r.quality = quality
+    r.force_png = forcePNG
+    r.encode_format = format
+    r.speed = speed
+    return r
+}
+private func bytes0(_ path: String) -> Int { (try? Fixtures.bytes(path).count) ?? -1 }
