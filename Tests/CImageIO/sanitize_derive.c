@@ -1,6 +1,7 @@
 /*
  * Runs wf_derive under AddressSanitizer and UndefinedBehaviorSanitizer over files: each file to a few
- * boxes (a thumbnail, a tiny square, the same forced to PNG, an animated view), under tight limits (pixels,
+ * boxes (a thumbnail, a tiny square, the same forced to PNG, WebP and AVIF, an animated view, a set of one
+ * size in JPEG, WebP and AVIF), under tight limits (pixels,
  * scans, memory), and every file cut at 24 points (truncated copies written to a scratch folder; a RIFF cut
  * also with its size rewritten to fit). Also wf_decode_image and
  * wf_read_icc_profile on each output. Any sanitizer report aborts; the summary counts the verdicts.
@@ -18,10 +19,26 @@ static long calls, successes, statuses[16];
 static int verbose;
 static char output[4096];
 
+static const char *format_name(wf_format format) {
+    switch (format) {
+    case WF_FORMAT_PNG: return "png";
+    case WF_FORMAT_JPEG: return "jpeg";
+    case WF_FORMAT_WEBP: return "webp";
+    case WF_FORMAT_AVIF: return "avif";
+    default: return "-";
+    }
+}
+
 static void derive(const char *label, const char *path, wf_derive_request request) {
     wf_derive_result result;
     wf_derive(path, output, &request, &result);
     calls++;
+    if (result.status == WF_DERIVE_OK && request.encode_format != 0 && !request.animate &&
+        result.output_format != (wf_format)request.encode_format) {
+        fprintf(stderr, "%s (%s): asked for format %d, wrote %d\n", path, label, request.encode_format,
+                result.output_format);
+        exit(1);
+    }
     statuses[result.status < 16 ? result.status : 15]++;
     if (result.status == WF_DERIVE_OK) {
         successes++;
@@ -45,8 +62,43 @@ static void derive(const char *label, const char *path, wf_derive_request reques
     }
     if (verbose)
         printf("%-60s %-10s %d %ux%u %s %s\n", path, label, result.status, result.width, result.height,
-               result.output_format == WF_FORMAT_PNG ? "png" : result.output_format == WF_FORMAT_JPEG ? "jpeg" : "-",
-               result.message);
+               format_name(result.output_format), result.message);
+}
+
+/* One size in the three formats from one decode and one resample: each output decodes to that size. */
+static void derive_formats(const char *path, const char *folder) {
+    char paths[3][4096];
+    const char *outputs[3];
+    wf_derive_request requests[3];
+    static const int32_t formats[3] = {0, WF_FORMAT_WEBP, WF_FORMAT_AVIF};
+    for (int k = 0; k < 3; k++) {
+        snprintf(paths[k], sizeof paths[k], "%s/set-%d", folder, k);
+        outputs[k] = paths[k];
+        requests[k] = (wf_derive_request){.max_width = 80, .encode_format = formats[k], .speed = 9};
+    }
+    wf_derive_result results[3];
+    wf_derive_set(path, requests, outputs, 3, results);
+    for (int k = 0; k < 3; k++) {
+        calls++;
+        statuses[results[k].status < 16 ? results[k].status : 15]++;
+        if (results[k].status != WF_DERIVE_OK) {
+            if (access(outputs[k], F_OK) == 0) {
+                fprintf(stderr, "%s (set %d): failed but left an output behind\n", path, k);
+                exit(1);
+            }
+            continue;
+        }
+        successes++;
+        wf_image image;
+        wf_decode_image(outputs[k], &image);
+        if (image.status != WF_DERIVE_OK || image.width != results[k].width || image.height != results[k].height) {
+            fprintf(stderr, "%s (set %d, %s): the output does not decode to %ux%u: %s\n", path, k,
+                    format_name(results[k].output_format), results[k].width, results[k].height, image.message);
+            exit(1);
+        }
+        wf_image_free(&image);
+        unlink(outputs[k]);
+    }
 }
 
 /* A RIFF (WebP) cut with its size rewritten to the cut, so the header reads and libwebp meets the cut data:
@@ -82,6 +134,12 @@ int main(int argc, char **argv) {
         derive("limits", path, (wf_derive_request){.max_width = 40, .max_pixels = 100000, .max_scans = 2,
                                                     .max_memory = 1 << 20});
         derive("animate", path, (wf_derive_request){.max_width = 64, .max_height = 64, .animate = 1});
+        derive("webp", path, (wf_derive_request){.max_width = 120, .encode_format = WF_FORMAT_WEBP});
+        derive("avif", path, (wf_derive_request){.max_width = 120, .encode_format = WF_FORMAT_AVIF, .speed = 9});
+        derive("avif-q", path, (wf_derive_request){.max_width = 33, .max_height = 17, .quality = 100,
+                                                    .encode_format = WF_FORMAT_AVIF, .speed = 10});
+        derive("webp-anim", path, (wf_derive_request){.max_width = 64, .animate = 1, .encode_format = WF_FORMAT_WEBP});
+        derive_formats(path, folder);
         size_t length = 0;
         unsigned char *bytes = slurp(path, &length);
         if (!bytes) continue;

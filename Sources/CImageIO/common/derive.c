@@ -320,7 +320,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
                               &warnings, &icc_kept, message, sizeof message);
         break;
     case WF_FORMAT_WEBP:
-        status = wf_write_webp(output, upright, out_width, out_height, channels, r->quality, decoded->icc,
+        status = wf_write_webp(output, upright, out_width, out_height, channels, r->quality, WF_WEBP_METHOD, decoded->icc,
                                decoded->icc_length, &icc_kept, message, sizeof message);
         break;
     case WF_FORMAT_AVIF:

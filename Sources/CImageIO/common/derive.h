@@ -111,11 +111,14 @@ wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size);
+/* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default (measured in
+ * docs/formats.md: ...). */
+#define WF_WEBP_METHOD 4
 /* Lossy WebP, RGB(A) (gray expanded), alpha lossless; the ICC profile as an ICCP chunk (a GRAY profile is
  * dropped: `*icc_kept` says whether it went in). Single-threaded: the same pixels give the same bytes. */
 wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                               int quality, const uint8_t *icc, size_t icc_length, int *icc_kept, char *message,
-                               size_t size);
+                               int quality, int method, const uint8_t *icc, size_t icc_length, int *icc_kept,
+                               char *message, size_t size);
 /* AVIF by libaom: 8-bit full-range YUV 4:2:0 (4:0:0 for gray), alpha lossless, the ICC profile or else
  * nclx 1/13/6 (sRGB). One thread: the same pixels give the same bytes. `speed` 0-10, `quality` 1-100. */
 wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,

@@ -19,10 +19,6 @@
 #include "derive.h"
 #include "output_file.h"
 
-/* libwebp's method (0 fastest - 6 smallest). 4 is libwebp's own default; see docs/formats.md and the
- * measurements in the commit that added this encoder. */
-enum { ENCODER_METHOD = 4 };
-
 static int is_gray_profile(const uint8_t *icc, size_t length) {
     return length >= 20 && memcmp(icc + 16, "GRAY", 4) == 0;
 }
@@ -56,7 +52,7 @@ static const char *encoder_error(WebPEncodingError code) {
 }
 
 /* The encoded file in `webp` (WebPMemoryWriter's memory, or the mux's). 0 on success. */
-static int encode(const uint8_t *rgb, uint32_t width, uint32_t height, int alpha, int quality, WebPMemoryWriter *writer,
+static int encode(const uint8_t *rgb, uint32_t width, uint32_t height, int alpha, int quality, int method, WebPMemoryWriter *writer,
                   char *message, size_t size) {
     WebPConfig config;
     WebPPicture picture;
@@ -65,7 +61,7 @@ static int encode(const uint8_t *rgb, uint32_t width, uint32_t height, int alpha
         return -1;
     }
     config.quality = (float)quality;
-    config.method = ENCODER_METHOD;
+    config.method = method;
     config.thread_level = 0;    /* deterministic bytes; parallelism comes from several photos at a time */
     config.alpha_compression = 1;
     config.alpha_quality = 100; /* lossless alpha */
@@ -117,8 +113,8 @@ static wf_derive_status write_file(const char *path, const uint8_t *bytes, size_
 }
 
 wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                               int quality, const uint8_t *icc, size_t icc_length, int *icc_kept, char *message,
-                               size_t size) {
+                               int quality, int method, const uint8_t *icc, size_t icc_length, int *icc_kept,
+                               char *message, size_t size) {
     *icc_kept = 0;
     if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         snprintf(message, size, "%u×%u is too large for WebP (%d pixels a side at most)", width, height, WEBP_MAX_DIMENSION);
@@ -134,7 +130,7 @@ wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
     wf_derive_status status = WF_DERIVE_OK;
-    if (encode(rgb, width, height, alpha, quality, &writer, message, size) != 0) {
+    if (encode(rgb, width, height, alpha, quality, method, &writer, message, size) != 0) {
         status = WF_DERIVE_ERR_LIMIT;
     } else if (icc && icc_length > 0 && !is_gray_profile(icc, icc_length)) {
         WebPData muxed = {0};
