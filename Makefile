@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -35,6 +35,7 @@ help:
 	@echo "make bench-headers   header-reading speed (JPEG, PNG, HEIC) against the I/O floor, imagesize and vipsheader"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy; flush shares"
 	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal"
+	@echo "make bench-encode    derived-image encoders: JPEG q82, WebP and AVIF at several qualities and speeds (ms, bytes)"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
@@ -160,6 +161,15 @@ $(BENCH_DIR)/thumbs-heic/.done: Benchmarks/thumbs/generate_heic.py Tests/Tools/h
 	@rm -rf $(BENCH_DIR)/thumbs-heic
 	.venv/bin/python Benchmarks/thumbs/generate_heic.py $(BENCH_DIR)/thumbs-heic 40
 	@touch $@
+
+# Encode time and bytes of a 500 px and a 2048 px tile per encoder setting (Benchmarks/encode/encode_bench.c).
+ENCODE_BENCH_PHOTOS ?= SampleGallery/coffee-cup.jpg SampleGallery/chelsea-cutout.png SampleGallery/retina-fundus.jpg
+
+bench-encode: deps
+	@mkdir -p .build/bench
+	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld $(C_SOURCES) \
+		Benchmarks/encode/encode_bench.c $(C_LIBS) -o .build/bench/encode_bench
+	.build/bench/encode_bench $(ENCODE_BENCH_PHOTOS)
 
 bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done
 	@scripts/ensure-packages libvips-tools imagemagick libheif-examples
