@@ -111,8 +111,9 @@ wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size);
-/* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default. Provisional: on
- * 500 px tiles method 6 saves about 6% of the bytes for 2-5 times the time (`make bench-encode`). */
+/* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default. On 500 px tiles
+ * method 6 saves 4-8% of the bytes for 1.5-2.5 times the time, and 30 times with alpha; method 2 costs
+ * 4-8% more bytes for half the time (`make bench-encode`). */
 #define WF_WEBP_METHOD 4
 /* Lossy WebP, RGB(A) (gray expanded), alpha lossless; the ICC profile as an ICCP chunk (a GRAY profile is
  * dropped: `*icc_kept` says whether it went in). Single-threaded: the same pixels give the same bytes. */
