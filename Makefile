@@ -125,7 +125,10 @@ fuzz: .build/fuzz/fuzz_header
 fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
 	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) .build/fuzz/smoke/
-	.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 .build/fuzz/smoke 2>&1 | tail -n 2
+	@# The log's tail only: the fuzzer's own exit status (not tail's) decides, so a crash fails the target.
+	@.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 -artifact_prefix=.build/fuzz/ \
+		.build/fuzz/smoke > .build/fuzz/smoke.log 2>&1; status=$$?; tail -n 2 .build/fuzz/smoke.log; \
+		if [ $$status -ne 0 ]; then grep -A12 "ERROR" .build/fuzz/smoke.log | head -n 30; fi; exit $$status
 
 $(BENCH_DIR)/io_floor: Benchmarks/headers/io_floor.c
 	@mkdir -p $(BENCH_DIR)

@@ -393,11 +393,22 @@ static int extents_inside(const meta_boxes *m, int64_t file_size) {
     return 1;
 }
 
+/* Whether an item lists the property index 0 ("none"): libheif stops looking up an item's properties at
+ * it (a fuzzed file with av1C after a 0 reads as 8-bit there), so such files are libheif's to decide. */
+static int lists_none(const item_properties *item) {
+    for (size_t k = 0; k < item->count; k++)
+        if (item->list[k].index == 0) return 1;
+    return 0;
+}
+
 static int answer(meta_boxes *m, span meta, int64_t file_size, wf_heif_facts *facts) {
     if (!collect_children(m, meta) || !read_primary(m) || !read_items(m) || !read_references(m)
         || !read_properties(m) || !read_associations(m) || !every_image_has_properties(m)
         || !extents_inside(m, file_size)) return 0;
     int grid = m->primary_type == FOURCC('g', 'r', 'i', 'd');
+    if (lists_none(&m->of_primary) || (grid && lists_none(&m->of_tile))) return 0;
+    for (size_t k = 0; k < m->alpha_count; k++)
+        if (lists_none(&m->of_alpha[k])) return 0;
     if (!grid && m->primary_type != FOURCC('h', 'v', 'c', '1') && m->primary_type != FOURCC('a', 'v', '0', '1')) return 0;
     if (!display_size(m, &facts->width, &facts->height)) return 0;
     if (!bit_depth(m, grid ? &m->of_tile : &m->of_primary, grid ? m->first_tile_type : m->primary_type, &facts->bit_depth))
