@@ -8,7 +8,7 @@ struct BuildCommand {
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
                                [--follow-symlinks] [--base-url URL]
                                [--placement balanced|shortest|round-robin] [--bottom natural|flush]
-                               [--max-crop S]
+                               [--max-crop S] [--formats LIST]
 
         Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
         (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
@@ -30,6 +30,9 @@ struct BuildCommand {
                                tile cropped (centred) so that every column ends on one line
           --max-crop S         with a flush bottom, the most of a tile's height that may be cropped,
                                0–0.5 (default 0.15); where that cannot level a band, its end stays natural
+          --formats LIST       the image formats, the visitor's preference first, ending with jpeg
+                               (default: the config's, else jpeg), e.g. avif,webp,jpeg: each tile
+                               becomes a <picture> with AVIF and WebP sources and the JPEG fallback
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
@@ -84,6 +87,12 @@ struct BuildCommand {
             case .option("--placement"): command.options.placement = try scanner.placement()
             case .option("--bottom"): command.options.bottom = try scanner.bottom()
             case .option("--max-crop"): command.options.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
+            case .option("--formats"):
+                let text = try scanner.value()
+                switch DeliveryFormat.list(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) {
+                case .success(let formats): command.options.formats = formats
+                case .failure(let problem): throw UsageError("--formats " + problem.message + " (got '\(text)')", command: name)
+                }
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true

@@ -38,6 +38,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case WF_FORMAT_JPEG: self = .jpeg
         case WF_FORMAT_PNG: self = .png
         case WF_FORMAT_WEBP: self = .webp
+        case WF_FORMAT_AVIF: self = .avif
         default: return nil
         }
     }

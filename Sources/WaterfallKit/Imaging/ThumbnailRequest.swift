@@ -5,7 +5,7 @@ public struct ThumbnailRequest: Sendable, Equatable {
     /// smaller than the box keeps its size: derived images are never upscaled.
     public var maxWidth: Int?
     public var maxHeight: Int?
-    /// JPEG quality, 1–100.
+    /// Quality, 1–100, on the chosen format's scale.
     public var quality: Int
     /// Sources with more stored pixels are refused from their header, before any decoding.
     public var maxPixels: Int
@@ -17,8 +17,22 @@ public struct ThumbnailRequest: Sendable, Equatable {
     public var forcePNG: Bool
     /// An animated source (GIF, WebP) becomes an animated WebP; a still one is made as usual.
     public var animate = false
+    /// What to write: JPEG or PNG by alpha (`automatic`), WebP or AVIF (alpha kept in both).
+    public var encoding = Encoding.automatic
+    /// AVIF encoder speed, 1–10 (10 fastest); 0 means the encoder's default. Ignored by the other formats.
+    public var speed = 0
+
+    public enum Encoding: Sendable, Equatable {
+        case automatic
+        case webp
+        case avif
+    }
 
     public static let defaultQuality = 82
+    /// WebP's and AVIF's defaults as the C target's (provisional, pending the SSIMULACRA2 calibration).
+    public static let defaultWebPQuality = 75
+    public static let defaultAVIFQuality = 60
+    public static let defaultAVIFSpeed = 6
     public static let defaultMaxScans = 100
     public static let defaultMaxDecoderMemory = 512 << 20
 

@@ -75,7 +75,10 @@ public struct Thumbnailer: Sendable {
             throw DeriveError(.invalidRequest, "a derived image needs a maximum width or height")
         }
         guard (1...100).contains(request.quality) else {
-            throw DeriveError(.invalidRequest, "JPEG quality \(request.quality) is outside 1-100")
+            throw DeriveError(.invalidRequest, "quality \(request.quality) is outside 1-100")
+        }
+        guard (0...10).contains(request.speed) else {
+            throw DeriveError(.invalidRequest, "AVIF speed \(request.speed) is outside 1-10")
         }
         guard request.maxPixels > 0, request.maxScans > 0, request.maxDecoderMemory > 0,
               let scans = UInt32(exactly: request.maxScans) else {
@@ -84,6 +87,12 @@ public struct Thumbnailer: Sendable {
         raw.quality = Int32(request.quality)
         raw.force_png = request.forcePNG ? 1 : 0
         raw.animate = request.animate ? 1 : 0
+        switch request.encoding {
+        case .automatic: raw.encode_format = 0
+        case .webp: raw.encode_format = Int32(WF_FORMAT_WEBP.rawValue)
+        case .avif: raw.encode_format = Int32(WF_FORMAT_AVIF.rawValue)
+        }
+        raw.speed = Int32(request.speed)
         raw.max_pixels = UInt64(request.maxPixels)
         raw.max_scans = scans
         raw.max_memory = UInt64(request.maxDecoderMemory)

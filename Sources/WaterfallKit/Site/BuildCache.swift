@@ -13,7 +13,7 @@ import Darwin
 /// - `version`: the layout of the rest; a cache from another version is ignored, never trusted;
 /// - `photos/HASH.json`: one entry per photo (its path relative to the input, size, modification time,
 ///   content hash, header, and its derived images with the settings each was made with);
-/// - `images/DIGEST.jpg|png`: the derived images, named by the photo's content and the settings; the site
+/// - `images/DIGEST.jpg|png|webp|avif`: the derived images, named by the photo's content and the settings; the site
 ///   gets hard links to them (copies across file systems).
 ///
 /// Every file is written to a temporary name and renamed, so a killed build leaves nothing half-written
@@ -154,7 +154,7 @@ struct BuildCache: Sendable {
         for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(name) {
             if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp"]) where !images.contains(name) {
+        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif"]) where !images.contains(name) {
             if folder.images.remove(name) { removed += 1 }
         }
         return removed

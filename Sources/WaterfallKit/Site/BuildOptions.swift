@@ -19,6 +19,8 @@ public struct BuildOptions: Sendable {
     public var placement: PlacementPolicy?
     public var bottom: SiteConfiguration.BottomSetting?
     public var maxCrop: Double?
+    /// Overrides the configuration's `formats`.
+    public var formats: [DeliveryFormat]?
     /// Where the cache lives; nil means `OUTPUT/.waterfall/cache`.
     public var cacheDirectory: String?
     /// Only this part of the photos, into the cache, and no pages: (index from 1, count).

@@ -11,8 +11,7 @@ import Darwin
 struct ImageDeriver: Sendable {
     var cache: BuildCache
     var sizes: ImageSizes
-    var quality: Int
-    var maxPixels: Int
+    var encoders: EncoderSettings
     var jobs: Int
 
     struct Outcome {
@@ -22,10 +21,13 @@ struct ImageDeriver: Sendable {
         var kept: Int
     }
 
-    /// One photo's derived images: made from one decode.
+    /// One photo's derived images that are missing, made from one decode (with the largest box's
+    /// fallback image when that one is not missing: the others are resampled from that box).
     private struct Job: Sendable {
         var photo: Int
         var derivations: [Derivation]
+        /// The photo's images the store holds that the job does not make again, by label.
+        var untouched: [String: BuildCache.Derived]
         /// Labels of the temporary files its images are made into.
         var staged: [String]
         /// Those the store still holds, by label: made again (they come out the same) but not replaced.
@@ -36,10 +38,10 @@ struct ImageDeriver: Sendable {
     /// it (content hash included); `proven` are files whose content was proven before and that have not
     /// changed since, which need no hashing.
     func derive(_ photos: [Photo], trusting proven: Set<ProvenFile>, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
-        let cache = self.cache, sizes = self.sizes, quality = self.quality, maxPixels = self.maxPixels
+        let cache = self.cache, sizes = self.sizes, encoders = self.encoders
         // What each photo needs and which of it the store holds, in parallel: proving an image may hash it.
         let needs = photos.parallelMap(jobs: jobs) { photo -> (set: [Derivation], kept: [DerivedFile]) in
-            let set = sizes.derivations(for: photo.header, quality: quality, maxPixels: maxPixels)
+            let set = sizes.derivations(for: photo.header, encoders: encoders)
             let kept = set.compactMap { derivation -> DerivedFile? in
                 guard let stored = photo.cached?.derived[derivation.label], stored.key == derivation.key,
                       cache.holds(stored), cache.open(stored, trusting: proven) != nil else { return nil }
@@ -53,10 +55,7 @@ struct ImageDeriver: Sendable {
             if need.kept.count == need.set.count {
                 files[index] = need.kept
             } else {
-                // Something is missing: the whole set is made from one decode (the smaller images are
-                // resampled from the largest, so they are only right when made together).
-                planned.append(Job(photo: index, derivations: need.set, staged: need.set.indices.map { "\(index)-\($0)" },
-                                   kept: Dictionary(need.kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })))
+                planned.append(Self.job(photo: index, set: need.set, kept: need.kept, cached: photos[index].cached))
             }
         }
 
@@ -73,6 +72,7 @@ struct ImageDeriver: Sendable {
             let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
             var made: [DerivedFile] = []
             var entry = photo.freshEntry
+            entry.derived = job.untouched
             let images = thumbnailer.make(from: photo.source, outputs: outputs)
             for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
                 switch result {
@@ -98,7 +98,10 @@ struct ImageDeriver: Sendable {
             return .success(made)
         }
         for (job, result) in zip(jobs, results) {
-            if case .success(let made) = result { files[job.photo] = made }
+            if case .success(let made) = result {
+                let making = Set(job.derivations.map(\.label))
+                files[job.photo] = made + needs[job.photo].kept.filter { !making.contains($0.label) }
+            }
         }
 
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
@@ -111,8 +114,12 @@ struct ImageDeriver: Sendable {
                 observe(.skipped(path: photo.source, reason: reason))
                 continue
             }
-            // Tiles smallest first, then the view: the order the page wants them in.
-            let images = files[index].sorted { ($0.role == .view ? 1 : 0, $0.width) < ($1.role == .view ? 1 : 0, $1.width) }
+            // Tiles smallest first, then the view, each size's formats in the order `formats` lists them:
+            // the order the page wants them in.
+            let rank = { (file: DerivedFile) in
+                (file.role == .view ? 1 : 0, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
+            }
+            let images = files[index].sorted { rank($0) < rank($1) }
             outcome.photos.append(PublishedPhoto(photo: photo, images: images))
             outcome.made += images.count { $0.made }
             outcome.kept += images.count { !$0.made }
@@ -130,10 +137,32 @@ struct ImageDeriver: Sendable {
     }
 }
 
+extension ImageDeriver {
+    /// The job that makes what `set` misses. The images of another format or size that the store holds
+    /// whole stay as they are, except the largest box's fallback, which is made again (and its file kept)
+    /// whenever a missing image needs that box's pixels: every image of a set is resampled from its largest
+    /// box, so making a subset without it would give other bytes than its key says.
+    private static func job(photo index: Int, set: [Derivation], kept: [DerivedFile], cached: BuildCache.Entry?) -> Job {
+        let keptLabels = Set(kept.map(\.label))
+        var making = set.filter { !keptLabels.contains($0.label) }
+        if !making.isEmpty, !making.contains(where: { $0.madeFrom == nil }), let primary = set.first(where: { $0.madeFrom == nil }) {
+            making.insert(primary, at: 0)
+        }
+        let makingLabels = Set(making.map(\.label))
+        var untouched: [String: BuildCache.Derived] = [:]
+        for file in kept where !makingLabels.contains(file.label) {
+            if let stored = cached?.derived[file.label] { untouched[file.label] = stored }
+        }
+        return Job(photo: index, derivations: making, untouched: untouched, staged: making.indices.map { "\(index)-\($0)" },
+                   kept: Dictionary(kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+}
+
 extension DerivedFile {
     /// Its path in the site is given later, by `SiteNames`.
     init(derivation: Derivation, stored: BuildCache.Derived, made: Bool = false) {
-        self.init(label: derivation.label, role: derivation.role, key: derivation.key, path: "", width: stored.width,
+        self.init(label: derivation.label, size: derivation.size, delivery: derivation.format, role: derivation.role,
+                  key: derivation.key, path: "", width: stored.width,
                   height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made,
                   averageColor: stored.averageColor)
     }

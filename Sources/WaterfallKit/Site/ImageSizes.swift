@@ -49,51 +49,81 @@ struct ImageSizes: Sendable, Equatable {
     }
 
     /// What to make from one photo: each tile width and the view size, clamped to the photo (never
-    /// upscaled), without two files of the same size.
-    func derivations(for header: ImageHeader, quality: Int, maxPixels: Int) -> [Derivation] {
-        var derivations: [Derivation] = []
+    /// upscaled), without two files of the same size, each in every format of `encoders` (the fallback
+    /// first within a size, so that a partial remake re-encodes the cheapest one of the largest size).
+    func derivations(for header: ImageHeader, encoders: EncoderSettings) -> [Derivation] {
+        var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
         var seenWidths = Set<Int>()
         for width in tileWidths {
             let effective = min(width, header.width)
             guard seenWidths.insert(effective).inserted else { continue }
-            derivations.append(Derivation(label: String(width), role: .tile,
-                                          request: ThumbnailRequest(maxWidth: width, quality: quality, maxPixels: maxPixels)))
+            boxes.append((String(width), .tile, ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)))
         }
-        // The view of an animation stays an animation (an animated WebP); tiles show its first frame.
-        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, quality: quality, maxPixels: maxPixels)
+        // The view of an animation stays an animation (an animated WebP, whatever the format asked); tiles
+        // show its first frame. So an animated view is made once, as the fallback.
+        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, maxPixels: encoders.maxPixels)
         view.animate = header.isAnimated
-        derivations.append(Derivation(label: "view", role: .view, request: view))
+        boxes.append(("view", .view, view))
+        var derivations: [Derivation] = []
+        for box in boxes {
+            for format in encoders.formats.reversed() where format == .jpeg || !box.request.animate {
+                derivations.append(Derivation(size: box.size, format: format, role: box.role,
+                                              request: encoders.request(box.request, in: format)))
+            }
+        }
         // All of a photo's images come from one decode: the largest is resampled from the decoder, the others
-        // from it (wf_derive_set). So the others' bytes depend on the largest's box too: it is in their key.
-        let areas = derivations.map { $0.fittedSize(display: header).area }
-        let primary = areas.firstIndex(of: areas.max()!)!
-        for index in derivations.indices where index != primary {
-            derivations[index].madeFrom = derivations[primary].ownKey
+        // from it (wf_derive_set; an animated view is made apart). So the others' bytes depend on the
+        // largest's box too: it is in their key.
+        let areas = derivations.map { $0.request.animate ? -1 : $0.fittedSize(display: header).area }
+        let primary = derivations[areas.firstIndex(of: areas.max()!)!].geometryKey
+        for index in derivations.indices where derivations[index].geometryKey != primary {
+            derivations[index].madeFrom = primary
         }
         return derivations
     }
 }
 
-/// One derived image of one photo: where it goes (`images/LABEL/…`) and how it is made.
+/// One derived image of one photo: where it goes (`images/SIZE/…`) and how it is made.
 struct Derivation: Sendable, Equatable {
     enum Role: Sendable { case tile, view }
 
-    var label: String
+    /// The size's name and folder: the 1× tile width ("500"), or "view".
+    var size: String
+    var format: DeliveryFormat
     var role: Role
     var request: ThumbnailRequest
     /// The key of the larger image of the same set this one is resampled from; nil for the largest.
     var madeFrom: String?
 
+    /// Its name in the cache entry: the size for the fallback ("500", "view", as before there were other
+    /// formats), the size and the format for the others ("500.avif").
+    var label: String { Self.label(size: size, format: format) }
+
+    static func label(size: String, format: DeliveryFormat) -> String {
+        format == .jpeg ? size : size + "." + format.rawValue
+    }
+
     /// Everything that changes the output's bytes. A cached file made with another key is made again.
     var key: String { ownKey + (madeFrom.map { " from " + $0 } ?? "") }
 
-    var ownKey: String {
-        "\(Derivation.formatVersion)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)|q\(request.quality)|\(request.forcePNG)"
-            + (request.animate ? "|animated" : "")
+    /// The box: what the pixels are resampled to, whatever they are encoded as.
+    var geometryKey: String {
+        "\(Derivation.formatVersion)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)" + (request.animate ? "|animated" : "")
     }
 
-    /// Bump when the derivation code changes its output for the same request.
-    static let formatVersion = "derive-3"  // 3: the mean colour is recorded with each image
+    /// The box and the encoder's settings (only those the format uses).
+    var ownKey: String {
+        switch request.encoding {
+        case .automatic: geometryKey + "|q\(request.quality)|\(request.forcePNG)"
+        case .webp: geometryKey + "|webp|q\(request.quality)"
+        case .avif: geometryKey + "|avif|q\(request.quality)|s\(request.speed)"
+        }
+    }
+
+    /// Bump when the derivation code changes its output for the same request, or the key's shape changes.
+    /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
+    /// box, whatever its encoder: `madeFrom` names that box only).
+    static let formatVersion = "derive-4"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

@@ -117,8 +117,13 @@ struct PublishedPhoto: Sendable {
         self.images = images
     }
 
-    var tiles: [DerivedFile] { images.filter { $0.role == .tile } }
-    var view: DerivedFile { images.first { $0.role == .view }! }
+    /// The fallback's tile images (JPEG or PNG), smallest first.
+    var tiles: [DerivedFile] { tiles(in: .jpeg) }
+    /// The fallback's view image.
+    var view: DerivedFile { images.first { $0.role == .view && $0.delivery == .jpeg }! }
+
+    func tiles(in format: DeliveryFormat) -> [DerivedFile] { images.filter { $0.role == .tile && $0.delivery == format } }
+    func view(in format: DeliveryFormat) -> DerivedFile? { images.first { $0.role == .view && $0.delivery == format } }
 }
 
 /// One derived image in the site: `path` there (given by `SiteNames`), `stored` in the cache's image
@@ -126,6 +131,9 @@ struct PublishedPhoto: Sendable {
 /// decoded it.
 struct DerivedFile: Sendable, Equatable {
     var label: String
+    /// The size's name and folder (`Derivation.size`), and the entry of `formats` it was made for.
+    var size: String
+    var delivery: DeliveryFormat
     var role: Derivation.Role
     var key: String
     var path: String

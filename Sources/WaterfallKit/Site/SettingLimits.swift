@@ -19,8 +19,12 @@ enum SettingLimits {
     static let widestImage = 16_384
     /// Long edge of the view image a tile links to.
     static let viewSize = 16...widestImage
-    /// JPEG quality.
+    /// JPEG, WebP and AVIF quality.
     static let quality = 1...100
+    /// AVIF encoder speed (libavif's scale: 10 fastest).
+    static let avifSpeed = 1...10
+    /// How many formats `formats` may list (there are three).
+    static let formatCount = 3
     /// The pixel cap: a gigapixel is far beyond any camera, and a decode that size already needs 4 GB.
     static let maxPixels = 1...1_000_000_000
     /// How many responsive bands: one per common breakpoint and then some.

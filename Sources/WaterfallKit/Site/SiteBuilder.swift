@@ -45,8 +45,8 @@ public struct SiteBuilder: Sendable {
         timer.lap("scan")
 
         let sizes = ImageSizes(configuration: configuration)
-        let deriver = ImageDeriver(cache: cache, sizes: sizes, quality: configuration.quality,
-                                   maxPixels: configuration.maxPixels, jobs: options.jobs)
+        let deriver = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration),
+                                   jobs: options.jobs)
         let derived = deriver.derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         skipped += derived.skipped
         try failIfStrict(skipped)
@@ -141,6 +141,7 @@ public struct SiteBuilder: Sendable {
         if let placement = options.placement { configuration.placement = placement }
         if let bottom = options.bottom { configuration.bottom = bottom }
         if let maxCrop = options.maxCrop { configuration.maxCrop = maxCrop }
+        if let formats = options.formats { configuration.formats = formats }
         return (configuration, skipped)
     }
 

@@ -42,7 +42,7 @@ extension SiteConfiguration {
             default:
                 let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "placement",
                              "bottom", "maxCrop", "footerText",
-                             "maxPixels", "quality", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
+                             "maxPixels", "quality", "formats", "webpQuality", "avifQuality", "avifSpeed", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
                     : "unknown key '\(key)'")
@@ -107,6 +107,10 @@ extension SiteConfiguration {
             case "reverse": configuration.reverse = try bool(value, key)
             case "maxPixels": configuration.maxPixels = try integer(value, key, in: SettingLimits.maxPixels)
             case "quality": configuration.quality = try integer(value, key, in: SettingLimits.quality)
+            case "formats": configuration.formats = try formats(value)
+            case "webpQuality": configuration.webpQuality = try integer(value, key, in: SettingLimits.quality)
+            case "avifQuality": configuration.avifQuality = try integer(value, key, in: SettingLimits.quality)
+            case "avifSpeed": configuration.avifSpeed = try integer(value, key, in: SettingLimits.avifSpeed)
             case "viewSize": configuration.viewSize = try integer(value, key, in: SettingLimits.viewSize)
             case "perPage": configuration.perPage = try integer(value, key, in: SettingLimits.perPage)
             case "tileWidth": configuration.tileWidth = try integer(value, key, in: SettingLimits.tileWidth)
@@ -124,6 +128,18 @@ extension SiteConfiguration {
                 }
                 configuration.baseURL = url
             default: throw fail("unknown key '\(key)'")
+            }
+        }
+
+        private func formats(_ value: JSONValue) throws(FileError) -> [DeliveryFormat] {
+            guard case .array(let elements) = value, !elements.isEmpty, elements.count <= SettingLimits.formatCount * 2 else {
+                throw fail("'formats' must be a list such as [\"avif\", \"webp\", \"jpeg\"] ending with \"jpeg\"")
+            }
+            var names: [String] = []
+            for (index, element) in elements.enumerated() { names.append(try string(element, "formats[\(index)]")) }
+            switch DeliveryFormat.list(names) {
+            case .success(let formats): return formats
+            case .failure(let problem): throw fail("'formats' " + problem.message)
             }
         }
 

@@ -29,6 +29,15 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var maxPixels = HeaderReader.defaultMaxPixels
     /// JPEG quality of derived images.
     public var quality = ThumbnailRequest.defaultQuality
+    /// The formats every derived image is made in, the visitor's preference first; `jpeg` last (the
+    /// `<img>` fallback: JPEG, or PNG where there is alpha).
+    public var formats = DeliveryFormat.defaultList
+    /// WebP quality, 1–100 (provisional, pending the SSIMULACRA2 calibration).
+    public var webpQuality = ThumbnailRequest.defaultWebPQuality
+    /// AVIF quality, 1–100 (provisional, pending the SSIMULACRA2 calibration).
+    public var avifQuality = ThumbnailRequest.defaultAVIFQuality
+    /// AVIF encoder speed, 1 (slowest, smallest) to 10 (fastest).
+    public var avifSpeed = ThumbnailRequest.defaultAVIFSpeed
     /// Long edge of the image a tile links to.
     public var viewSize = 2048
     /// Width of the 1× tile image; nil means the widest tile the bands produce on boards up to `widestBoard`.

@@ -3,10 +3,12 @@
 ///
 /// - an album folder keeps its name unless it is one the site itself uses there (`index.html`,
 ///   `page-N.html`, `photos`, `images`, `originals`, and `assets` at the top) or another album took it;
-/// - each photo's page (`photos/NAME.html`), derived images (`images/LABEL/NAME[.jpg|.png]`) and original
-///   (`originals/NAME`) keep its file name unless another photo of the album wants the same one (an
-///   opaque `a.png` is published as `a.png.jpg`, which a real `a.png.jpg` beside it also wants; `A.jpg`
-///   and `a.jpg`; the NFC and NFD spellings of one name);
+/// - each photo's page (`photos/NAME.html`), derived images (`images/SIZE/NAME[.jpg|.png|.webp|.avif]`, every
+///   format of a size in one folder) and original (`originals/NAME`) keep its file name, with the derived
+///   format's extension added when the name does not already say it (`a.jpg` → `a.jpg.avif`, `a.png` →
+///   `a.png.avif`: two photos never meet on `a.avif`), unless another photo of the album wants the same name
+///   (an opaque `a.png` is published as `a.png.jpg`, which a real `a.png.jpg` beside it also wants; a real
+///   `a.jpg.avif` and the AVIF of `a.jpg`; `A.jpg` and `a.jpg`; the NFC and NFD spellings of one name);
 /// - a name over 255 bytes is shortened.
 ///
 /// What gives way gets a stable `~` tag (`NameAllocator`); claims are made in a fixed order (byte order of
@@ -55,8 +57,8 @@ enum SiteNames {
             let image = photos[claim.photo].images[claim.image]
             let (stem, ext) = NameAllocator.split(photo.fileName)
             let added = claim.added ? image.format.fileExtension : ""
-            let name = folders[image.label, default: NameAllocator()].claim(stem: stem, ext: ext + added, identity: photo.name)
-            photos[claim.photo].images[claim.image].path = SitePath.join(folder, "images/\(image.label)/" + name)
+            let name = folders[image.size, default: NameAllocator()].claim(stem: stem, ext: ext + added, identity: photo.name)
+            photos[claim.photo].images[claim.image].path = SitePath.join(folder, "images/\(image.size)/" + name)
         }
     }
 

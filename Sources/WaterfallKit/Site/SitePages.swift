@@ -74,8 +74,15 @@ struct SitePages {
 
     private func tile(_ published: PublishedPhoto, index: Int, page: String, board: BoardStyle) -> [String: TemplateValue] {
         let photo = published.photo
-        let srcset = published.tiles.map { "\(SitePath.url(from: page, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
+        let srcset = Self.srcset(published.tiles, from: page)
+        let sources = modernFormats.compactMap { format -> TemplateValue? in
+            let files = published.tiles(in: format)
+            guard !files.isEmpty, let type = format.mimeType else { return nil }
+            return ["type": .string(type), "srcset": .string(Self.srcset(files, from: page))]
+        }
         return [
+            "picture": .bool(!sources.isEmpty),
+            "sources": .list(sources),
             "index": .int(index),
             "href": .string(SitePath.url(from: page, to: published.page)),
             "src": .string(SitePath.url(from: page, to: published.tiles[0].path)),
@@ -92,6 +99,14 @@ struct SitePages {
             "name": .string(photo.fileName),
             "album": .null,
         ]
+    }
+
+    /// The formats of `<source>` elements, in the visitor's preference order: all but the fallback.
+    private var modernFormats: [DeliveryFormat] { configuration.formats.filter { $0.mimeType != nil } }
+
+    /// `a.jpg.avif 500w, …`, relative to the page.
+    private static func srcset(_ files: [DerivedFile], from page: String) -> String {
+        files.map { "\(SitePath.url(from: page, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
     }
 
     private func pager(album: String, number: Int, of count: Int, from path: String) -> TemplateValue {
@@ -116,7 +131,13 @@ struct SitePages {
         let galleryPage = index / configuration.perPage + 1
         let tileIndex = (galleryPage == 1 ? album.children.filter { $0.cover != nil }.count : 0) + index % configuration.perPage
         var context = common(page: path, title: photo.label, trail: trail + [(photo.label, path)])
+        let sources = modernFormats.compactMap { format -> TemplateValue? in
+            guard let file = published.view(in: format), let type = format.mimeType else { return nil }
+            return ["type": .string(type), "srcset": .string(SitePath.url(from: path, to: file.path))]
+        }
         context["photo"] = [
+            "picture": .bool(!sources.isEmpty),
+            "sources": .list(sources),
             "src": .string(SitePath.url(from: path, to: view.path)),
             "width": .int(view.width),
             "height": .int(view.height),
