@@ -15,29 +15,13 @@
  * Creates `path` as a new file and removes it again on failure. Never prints.
  */
 #include <avif/avif.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "avif_support.h"
 #include "derive.h"
 #include "output_file.h"
-
-static wf_derive_status write_file(const char *path, const uint8_t *bytes, size_t length, char *message, size_t size) {
-    FILE *file = wf_create_output(path);
-    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
-    int written = fwrite(bytes, 1, length, file) == length;
-    int saved = errno;
-    if (fclose(file) != 0 && written) {
-        written = 0;
-        saved = errno;
-    }
-    if (written) return WF_DERIVE_OK;
-    unlink(path);
-    return wf_output_errno(message, size, "cannot write the output", saved);
-}
 
 /* The pixels into `image`'s planes; an avifResult. */
 static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, uint32_t height, int channels) {
@@ -120,7 +104,7 @@ wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t
         status = result == AVIF_RESULT_OUT_OF_MEMORY ? WF_DERIVE_ERR_LIMIT : WF_DERIVE_ERR_WRITE;
         goto done;
     }
-    status = write_file(path, encoded.data, encoded.size, message, size);
+    status = wf_write_output(path, encoded.data, encoded.size, message, size);
 done:
     avifRWDataFree(&encoded);
     if (encoder) avifEncoderDestroy(encoder);

@@ -30,3 +30,17 @@ FILE *wf_create_output(const char *path) {
     }
     return file;
 }
+
+wf_derive_status wf_write_output(const char *path, const uint8_t *bytes, size_t length, char *message, size_t size) {
+    FILE *file = wf_create_output(path);
+    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
+    int written = fwrite(bytes, 1, length, file) == length;
+    int saved = errno;
+    if (fclose(file) != 0 && written) {
+        written = 0;
+        saved = errno;
+    }
+    if (written) return WF_DERIVE_OK;
+    unlink(path);
+    return wf_output_errno(message, size, "cannot write the output", saved);
+}

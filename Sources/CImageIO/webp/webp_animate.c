@@ -5,7 +5,6 @@
  * WebPAnimEncoder with the source's timing and loop count. Nothing but the ICC profile (when the source
  * has one) is carried over: no EXIF, no XMP. The same input gives the same bytes (single-threaded encoder).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,20 +148,6 @@ static int assemble(animation *a, const wf_decode_outcome *decoded, WebPData *we
     return 0;
 }
 
-static wf_derive_status write_file(const char *path, const WebPData *webp, char *message, size_t size) {
-    FILE *file = wf_create_output(path);
-    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
-    int written = fwrite(webp->bytes, 1, webp->size, file) == webp->size;
-    int saved = errno;
-    if (fclose(file) != 0 && written) {
-        written = 0;
-        saved = errno;
-    }
-    if (written) return WF_DERIVE_OK;
-    unlink(path);
-    return wf_output_errno(message, size, "cannot write the output", saved);
-}
-
 static int open_frames(const wf_header *header, wf_stream *stream, const wf_derive_request *request, wf_frames *frames,
                        wf_decode_outcome *decoded, wf_derive_result *out) {
     wf_decode_options options = {.scale_denom = 1, .max_scans = request->max_scans, .max_memory = request->max_memory,
@@ -184,7 +169,7 @@ static void make(const wf_header *header, wf_stream *stream, const wf_derive_req
     WebPData webp = {0};
     if (start(&a, &frames, request, out) == 0 && encode_frames(&a, &frames, out) == 0 &&
         assemble(&a, &decoded, &webp, out) == 0) {
-        wf_derive_status status = write_file(output, &webp, out->message, sizeof out->message);
+        wf_derive_status status = wf_write_output(output, webp.bytes, webp.size, out->message, sizeof out->message);
         out->status = status;
         if (status == WF_DERIVE_OK) {
             out->width = a.width;

@@ -8,11 +8,9 @@
  * ICC specification; libpng refuses the same pairing), so it is dropped with a warning. Creates `path` as a
  * new file and removes it again on failure.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <webp/encode.h>
 #include <webp/mux.h>
 
@@ -98,20 +96,6 @@ static int add_profile(const WebPMemoryWriter *plain, const uint8_t *icc, size_t
     return ok ? 0 : -1;
 }
 
-static wf_derive_status write_file(const char *path, const uint8_t *bytes, size_t length, char *message, size_t size) {
-    FILE *file = wf_create_output(path);
-    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
-    int written = fwrite(bytes, 1, length, file) == length;
-    int saved = errno;
-    if (fclose(file) != 0 && written) {
-        written = 0;
-        saved = errno;
-    }
-    if (written) return WF_DERIVE_OK;
-    unlink(path);
-    return wf_output_errno(message, size, "cannot write the output", saved);
-}
-
 wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int method, const uint8_t *icc, size_t icc_length, int *icc_kept,
                                char *message, size_t size) {
@@ -138,12 +122,12 @@ wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t
             snprintf(message, size, "could not add the colour profile to the WebP");
             status = WF_DERIVE_ERR_LIMIT;
         } else {
-            status = write_file(path, muxed.bytes, muxed.size, message, size);
+            status = wf_write_output(path, muxed.bytes, muxed.size, message, size);
             *icc_kept = status == WF_DERIVE_OK;
         }
         WebPDataClear(&muxed);
     } else {
-        status = write_file(path, writer.mem, writer.size, message, size);
+        status = wf_write_output(path, writer.mem, writer.size, message, size);
     }
     WebPMemoryWriterClear(&writer);
     free(owned);

@@ -81,10 +81,7 @@ struct ModernFormatBuildTests {
     }
 
     func build(_ arguments: [String]) throws -> (run: WaterfallProcess.Outcome, images: [String: Int]) {
-        let run = try WaterfallProcess.run(["build"] + arguments + ["--quiet", "--report", "json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        return (run, report["images"] as? [String: Int] ?? [:])
+        try WaterfallProcess.buildReportingImages(arguments)
     }
 
     /// Every `<tag …>` of the page, as its attributes.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the real `waterfall` binary, the one `swift build` put beside the test bundle.
 struct WaterfallProcess {
@@ -65,5 +66,16 @@ struct WaterfallProcess {
         private var value = false
         func set() { lock.withLock { value = true } }
         var isSet: Bool { lock.withLock { value } }
+    }
+}
+
+extension WaterfallProcess {
+    /// `waterfall build ARGUMENTS --quiet --report json`, expected to succeed: the run and its report's
+    /// image counts (made, kept).
+    static func buildReportingImages(_ arguments: [String]) throws -> (run: Outcome, images: [String: Int]) {
+        let run = try run(["build"] + arguments + ["--quiet", "--report", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return (run, report["images"] as? [String: Int] ?? [:])
     }
 }
