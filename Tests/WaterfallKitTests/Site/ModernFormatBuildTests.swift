@@ -230,6 +230,41 @@ struct ModernFormatBuildTests {
         }
     }
 
+    /// `a.jpg`'s AVIF is named `a.jpg.avif`, which is also the name of a real AVIF photo `a.jpg.avif`'s own
+    /// AVIF; `a.avif`'s JPEG fallback is `a.avif.jpg`, the name of a JPEG photo `a.avif.jpg`. Every tile must
+    /// still show its own photo in every format, from files no other tile uses.
+    @Test func namesThatMeetAcrossFormatsGetFilesOfTheirOwn() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let avif = Fixtures.root.appendingPathComponent("../../../SampleGallery/Phone/retina-macula.avif").standardized.path
+        try input.copy(BuildCommandTests.gallery + "/coffee-cup.jpg", as: "a.jpg")      // 600×400
+        try input.copy(avif, as: "a.jpg.avif")
+        try input.copy(avif, as: "a.avif")
+        try input.copy(BuildCommandTests.gallery + "/hubble-tall.jpg", as: "a.avif.jpg")  // tall
+        _ = try build([input.path, "-o", output.path, "--formats", "avif,webp,jpeg"])
+        let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
+        #expect(html.components(separatedBy: "<picture>").count - 1 == 4)
+        var owners: [String: String] = [:]  // file -> the photo whose tile lists it
+        for tile in html.components(separatedBy: "data-tile=").dropFirst() {
+            let photo = try #require(tile.components(separatedBy: "href=\"photos/").dropFirst().first?
+                .components(separatedBy: ".html\"").first, "a tile links to its photo page")
+            let source = try Self.inspect(input.path + "/" + photo)
+            let lists = Self.elements("source", in: tile).prefix(2).map { $0["srcset"] ?? "" }
+                + [Self.elements("img", in: tile).first?["srcset"] ?? ""]
+            #expect(lists.count == 3, "\(photo): two sources and the img")
+            for (list, format) in zip(lists, ["avif", "webp", "jpeg"]) {
+                for (url, width) in Self.candidates(list) {
+                    #expect(owners.updateValue(photo, forKey: url) == nil, "\(url) is listed by two tiles")
+                    let read = try Self.inspect(output.path + "/" + url)
+                    #expect(read.format == format && read.width == width, "\(photo): \(url) is \(read)")
+                    // Its own photo's shape, to the pixel of rounding.
+                    #expect(abs(read.height - width * source.height / source.width) <= 1, "\(photo): \(url) is \(read), photo \(source)")
+                }
+            }
+        }
+        #expect(Set(owners.values).count == 4)
+        #expect(LinkChecker.brokenLinks(in: output.path).isEmpty)
+    }
+
     static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         let needle = Array(text.utf8)
         guard bytes.count >= needle.count else { return false }
