@@ -6,6 +6,7 @@
  * - Colour is YUV 4:2:0 (BT.601 matrix, libavif's own RGB conversion, libyuv avoided so the rounding does
  *   not depend on the CPU's SIMD). Gray stays gray: YUV 4:0:0 (monochrome AV1), the gray samples as Y;
  *   it is a third smaller than gray spread over RGB, and a GRAY-space ICC profile still describes it.
+ * - From speed 9 up, libaom's quantisation matrices (avif_support.h says why).
  * - Alpha, when some pixel is not opaque, is an alpha auxiliary image, coded losslessly (avif_support.h).
  * - Colour: the ICC profile when there is one (a `colr` prof box; the AV1 sequence header then says
  *   primaries and transfer "unspecified", matrix BT.601, so nothing contradicts the profile); else nclx
@@ -57,6 +58,10 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
     return AVIF_RESULT_OK;
 }
 
+int32_t wf_avif_matched_quality(int32_t speed) {
+    return speed <= 6 ? 73 : speed == 7 ? 76 : speed == 8 ? 78 : 83;
+}
+
 wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int speed, const uint8_t *icc, size_t icc_length, char *message,
                                size_t size) {
@@ -94,6 +99,7 @@ wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t
     encoder->speed = speed;
     encoder->minQuantizer = encoder->maxQuantizer = wf_avif_quantizer(quality);
     encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = WF_AVIF_ALPHA_QUANTIZER;
+    if (speed >= WF_AVIF_QM_MIN_SPEED) avifEncoderSetCodecSpecificOption(encoder, "enable-qm", "1");
     result = avifEncoderWrite(encoder, image, &encoded);
     if (result != AVIF_RESULT_OK) {
         if (encoder->diag.error[0])

@@ -8,6 +8,10 @@
  * quality 100 → 0, 75 → 16, 60 → 25, 50 → 32, 1 → 62. minQuantizer = maxQuantizer = that value. */
 static inline int wf_avif_quantizer(int quality) { return ((100 - quality) * 63 + 50) / 100; }
 
+/* From this speed up libaom's quantisation matrices are on: there they made tiles 8 % smaller in total at
+ * the same SSIMULACRA2 (speed 9); at speeds 6-8 they cost bytes (Benchmarks/calibration/results.md). */
+enum { WF_AVIF_QM_MIN_SPEED = 9 };
+
 /* Alpha is coded losslessly (quantizer 0), like WebP's lossless ALPH chunk: cut-out edges stay exact. */
 enum { WF_AVIF_ALPHA_QUANTIZER = 0 };
 

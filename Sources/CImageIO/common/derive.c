@@ -20,7 +20,7 @@
 
 /* Default qualities per format. WebP's and AVIF's are PROVISIONAL: they are being calibrated with
  * SSIMULACRA2 against JPEG 82 (issue 13); change them here and in cimageio.h together. */
-enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 75, DEFAULT_AVIF_QUALITY = 60, DEFAULT_AVIF_SPEED = 6,
+enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 88, DEFAULT_ANIMATED_WEBP_QUALITY = 75, DEFAULT_AVIF_SPEED = 9,
        DEFAULT_MAX_SCANS = 100 };
 static const uint64_t default_max_pixels = 250000000u;
 static const uint64_t default_max_memory = 512u << 20;
@@ -206,18 +206,18 @@ static int normalise(const wf_derive_request *request, wf_derive_request *r, wf_
         fail(out, WF_DERIVE_ERR_REQUEST, "force_png asks for PNG, but the encode format asks for %s", name);
         return -1;
     }
-    if (r->quality == 0)
-        r->quality = r->encode_format == WF_FORMAT_WEBP ? DEFAULT_WEBP_QUALITY
-                   : r->encode_format == WF_FORMAT_AVIF ? DEFAULT_AVIF_QUALITY : DEFAULT_QUALITY;
-    if (r->quality < 1 || r->quality > 100) {
-        fail(out, WF_DERIVE_ERR_REQUEST, "%s quality %d is outside 1-100", name, r->quality);
-        return -1;
-    }
     if (r->speed < 0 || r->speed > 10) {
         fail(out, WF_DERIVE_ERR_REQUEST, "AVIF speed %d is outside 1-10", r->speed);
         return -1;
     }
     if (r->speed == 0) r->speed = DEFAULT_AVIF_SPEED;
+    if (r->quality == 0)
+        r->quality = r->encode_format == WF_FORMAT_WEBP ? DEFAULT_WEBP_QUALITY
+                   : r->encode_format == WF_FORMAT_AVIF ? wf_avif_matched_quality(r->speed) : DEFAULT_QUALITY;
+    if (r->quality < 1 || r->quality > 100) {
+        fail(out, WF_DERIVE_ERR_REQUEST, "%s quality %d is outside 1-100", name, r->quality);
+        return -1;
+    }
     if (r->max_pixels == 0) r->max_pixels = default_max_pixels;
     if (r->max_scans == 0) r->max_scans = DEFAULT_MAX_SCANS;
     if (r->max_memory == 0) r->max_memory = default_max_memory;
@@ -385,10 +385,10 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
             stills++;
             continue;
         }
-        /* An animation is WebP whatever encode_format says, so its default quality is WebP's (or, with the
-         * automatic format, 82 as before). */
+        /* An animation is WebP whatever encode_format says: its default quality is 75 (or, with the
+         * automatic format, 82 as before); the stills' WebP default was calibrated on stills only. */
         wf_derive_request animation = r[i];
-        if (requests[i].quality == 0 && animation.encode_format != 0) animation.quality = DEFAULT_WEBP_QUALITY;
+        if (requests[i].quality == 0 && animation.encode_format != 0) animation.quality = DEFAULT_ANIMATED_WEBP_QUALITY;
         wf_write_animated_webp(source, &header, &animation, outputs[i], &results[i]);
     }
     if (stills == 0) {

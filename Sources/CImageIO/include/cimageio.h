@@ -104,8 +104,8 @@ typedef enum {
 typedef struct {
     uint32_t max_width;    /* the box, in display (upright) orientation; 0 = unbounded on that axis, */
     uint32_t max_height;   /* but at least one must be set. Never upscales. */
-    int32_t quality;       /* 1-100 for every format; 0 = the format's default: JPEG 82, WebP 75, AVIF 60
-                              (WebP's and AVIF's are provisional, pending the SSIMULACRA2 calibration) */
+    int32_t quality;       /* 1-100 for every format; 0 = the format's default: JPEG 82, WebP 88, AVIF
+                              wf_avif_matched_quality(speed): WebP's and AVIF's match the JPEG's SSIMULACRA2 */
     int32_t force_png;     /* 1: write PNG even when opaque (lossless output, used by the quality tests); only
                               with encode_format 0 */
     uint64_t max_pixels;   /* stored width × height refused before decoding; 0 = 250,000,000 */
@@ -118,10 +118,16 @@ typedef struct {
                               WF_FORMAT_AVIF: AVIF (AV1 by libaom, 4:2:0, or 4:0:0 for gray), alpha kept
                               (losslessly) when used. Anything else is refused. An animation made with `animate`
                               is an animated WebP whatever this says (its default quality: 82 with 0, else 75). */
-    int32_t speed;         /* AVIF encoder speed 1-10 (libavif's scale: 10 fastest, largest); 0 = 6. Ignored by
+    int32_t speed;         /* AVIF encoder speed 1-10 (libavif's scale: 10 fastest, largest); 0 = 9. Ignored by
                               the other formats. The quality maps to the AV1 quantizer as libavif 1.0 maps its
                               `quality`: quantizer = ((100 - quality) * 63 + 50) / 100 (alpha: 0, lossless). */
 } wf_derive_request;
+
+/* The AVIF quality (1-100, as `quality`) whose SSIMULACRA2 matches the JPEG q82's at a libavif speed (1-10):
+ * the median over 22 real photographs' 500 px tiles (Benchmarks/calibration/results.md). Slower speeds code
+ * the same quantizer better, so they match at a lower quality: 73 at speed 6 or slower, 76 at 7, 78 at 8,
+ * 83 at 9 and 10 (which also use quantisation matrices). */
+int32_t wf_avif_matched_quality(int32_t speed);
 
 typedef struct {
     wf_derive_status status;

@@ -29,10 +29,11 @@ public struct ThumbnailRequest: Sendable, Equatable {
     }
 
     public static let defaultQuality = 82
-    /// WebP's and AVIF's defaults as the C target's (provisional, pending the SSIMULACRA2 calibration).
-    public static let defaultWebPQuality = 75
-    public static let defaultAVIFQuality = 60
-    public static let defaultAVIFSpeed = 6
+    /// WebP's and AVIF's defaults as the C target's: the WebP quality whose SSIMULACRA2 matches the
+    /// JPEG's (AVIF's depends on the speed: `matchedAVIFQuality`), and the speed with the most bytes saved
+    /// per second of encoding (Benchmarks/calibration/results.md).
+    public static let defaultWebPQuality = 88
+    public static let defaultAVIFSpeed = 9
     public static let defaultMaxScans = 100
     public static let defaultMaxDecoderMemory = 512 << 20
 

@@ -3,7 +3,7 @@ struct EncoderSettings: Sendable, Equatable {
     var formats: [DeliveryFormat]
     var quality: Int
     var webpQuality: Int
-    var avifQuality: Int
+    var avifQuality: Int?
     var avifSpeed: Int
     var maxPixels: Int
 
@@ -24,7 +24,7 @@ struct EncoderSettings: Sendable, Equatable {
         case .jpeg: request.quality = quality
         case .webp: request.quality = webpQuality
         case .avif:
-            request.quality = avifQuality
+            request.quality = avifQuality ?? Thumbnailer.matchedAVIFQuality(speed: avifSpeed)
             request.speed = avifSpeed
         }
         return request

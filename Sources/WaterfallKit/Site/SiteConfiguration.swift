@@ -32,10 +32,10 @@ public struct SiteConfiguration: Sendable, Equatable {
     /// The formats every derived image is made in, the visitor's preference first; `jpeg` last (the
     /// `<img>` fallback: JPEG, or PNG where there is alpha).
     public var formats = DeliveryFormat.defaultList
-    /// WebP quality, 1–100 (provisional, pending the SSIMULACRA2 calibration).
+    /// WebP quality, 1–100.
     public var webpQuality = ThumbnailRequest.defaultWebPQuality
-    /// AVIF quality, 1–100 (provisional, pending the SSIMULACRA2 calibration).
-    public var avifQuality = ThumbnailRequest.defaultAVIFQuality
+    /// AVIF quality, 1–100; nil: the quality that matches the JPEG's at `avifSpeed`.
+    public var avifQuality: Int?
     /// AVIF encoder speed, 1 (slowest, smallest) to 10 (fastest).
     public var avifSpeed = ThumbnailRequest.defaultAVIFSpeed
     /// Long edge of the image a tile links to.

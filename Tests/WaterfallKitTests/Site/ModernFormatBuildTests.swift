@@ -24,6 +24,22 @@ struct ModernFormatBuildTests {
         #expect(configuration.webpQuality == 70 && configuration.avifQuality == 55 && configuration.avifSpeed == 8)
     }
 
+    /// The calibrated defaults (Benchmarks/calibration/results.md): WebP 88; AVIF speed 9, its quality the
+    /// one that matches the JPEG's at whatever speed is set, unless a quality is set.
+    @Test(arguments: [
+        (#"{}"#, 88, 83, 9), (#"{"avifSpeed": 6}"#, 88, 73, 6), (#"{"avifSpeed": 2}"#, 88, 73, 2),
+        (#"{"avifSpeed": 7}"#, 88, 76, 7), (#"{"avifSpeed": 8}"#, 88, 78, 8), (#"{"avifSpeed": 10}"#, 88, 83, 10),
+        (#"{"avifSpeed": 6, "avifQuality": 55, "webpQuality": 70}"#, 70, 55, 6),
+    ])
+    func theQualitiesMatchTheJPEGUnlessSet(json: String, webp: Int, avif: Int, speed: Int) throws {
+        let settings = EncoderSettings(configuration: try SiteConfiguration().applying(json: json, file: "w.json"))
+        let box = ThumbnailRequest.width(500)
+        #expect(settings.request(box, in: .webp).quality == webp)
+        let request = settings.request(box, in: .avif)
+        #expect(request.quality == avif && request.speed == speed)
+        #expect(settings.request(box, in: .jpeg).quality == 82)
+    }
+
     @Test(arguments: [
         (#"{"formats": ["avif", "webp"]}"#, "w.json: 'formats' must end with 'jpeg'"),
         (#"{"formats": ["jpeg", "avif"]}"#, "w.json: 'formats' must end with 'jpeg'"),
