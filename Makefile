@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-bytes bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -36,6 +36,7 @@ help:
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy; flush shares"
 	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal"
 	@echo "make bench-encode    derived-image encoders: JPEG q82, WebP and AVIF at several qualities and speeds (ms, bytes)"
+	@echo "make bench-bytes     bytes a visitor downloads (390 and 1440 px, Chromium) and first-build time per formats set, real photos"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
@@ -173,6 +174,22 @@ bench-encode: deps
 	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld $(C_SOURCES) \
 		Benchmarks/encode/encode_bench.c $(C_LIBS) -o .build/bench/encode_bench
 	.build/bench/encode_bench $(ENCODE_BENCH_PHOTOS)
+
+# Real photographs from Debian's wallpaper packages (Benchmarks/bytes/photos.txt), fetched, never committed.
+$(BENCH_DIR)/photos/.done: Benchmarks/bytes/photos.txt Benchmarks/bytes/fetch_photos.sh
+	Benchmarks/bytes/fetch_photos.sh $(BENCH_DIR)/photos
+
+# The calibration harness gives the lossless resize (Waterfall's own decode and resample) to score against.
+$(BENCH_DIR)/calibration-harness: Benchmarks/calibration/harness.c $(C_SOURCES)
+	@mkdir -p $(BENCH_DIR)
+	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld $(C_SOURCES) \
+		Benchmarks/calibration/harness.c $(C_LIBS) -o $@
+
+bench-bytes: build $(BENCH_DIR)/photos/.done $(BENCH_DIR)/calibration-harness
+	@scripts/ensure-packages $(BROWSER_PACKAGES) libavif-bin webp
+	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
+	.venv/bin/python Benchmarks/bytes/run.py .build/release/waterfall $(BENCH_DIR)/calibration-harness \
+		$(BENCH_DIR)/photos $(BENCH_DIR)/bytes
 
 bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done
 	@scripts/ensure-packages libvips-tools imagemagick libheif-examples

@@ -107,7 +107,11 @@ static size_t enc_webp(const uint8_t *rgb, int w, int h, int q, int m, uint8_t *
 }
 
 static size_t enc_avif(const uint8_t *rgbpx, int w, int h, int quant, int speed, avifCodecChoice codec, uint8_t **out) {
-    avifImage *image = avifImageCreate(w, h, 8, AVIF_PIXEL_FORMAT_YUV420);
+    /* AVIF_YUV=444, AVIF_DEPTH=10 and AVIF_OPTS="key=value,..." (libaom options through libavif) are for exploring */
+    const char *yuv = getenv("AVIF_YUV");
+    const char *depth = getenv("AVIF_DEPTH");
+    avifImage *image = avifImageCreate(w, h, depth && !strcmp(depth, "10") ? 10 : 8,
+                                       yuv && !strcmp(yuv, "444") ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420);
     avifRGBImage rgb;
     avifRGBImageSetDefaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGB;
@@ -120,6 +124,17 @@ static size_t enc_avif(const uint8_t *rgbpx, int w, int h, int quant, int speed,
     enc->minQuantizer = enc->maxQuantizer = quant;
     enc->minQuantizerAlpha = enc->maxQuantizerAlpha = quant;
     enc->speed = speed;
+    const char *opts = getenv("AVIF_OPTS");
+    if (opts && *opts) {
+        char *copy = strdup(opts), *save = NULL;
+        for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq) { fprintf(stderr, "AVIF_OPTS: %s has no '='\n", kv); exit(2); }
+            *eq = 0;
+            avifEncoderSetCodecSpecificOption(enc, kv, eq + 1); /* a bad key fails the encode */
+        }
+        free(copy);
+    }
     avifRWData data = AVIF_DATA_EMPTY;
     avifResult r = avifEncoderWrite(enc, image, &data);
     if (r != AVIF_RESULT_OK) { fprintf(stderr, "avif encode failed: %s\n", avifResultToString(r)); exit(2); }
