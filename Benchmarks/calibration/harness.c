@@ -115,6 +115,7 @@ static size_t enc_avif(const uint8_t *rgbpx, int w, int h, int quant, int speed,
     avifRGBImage rgb;
     avifRGBImageSetDefaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGB;
+    rgb.depth = 8; /* the input is 8-bit whatever the AVIF depth */
     rgb.pixels = (uint8_t *)rgbpx;
     rgb.rowBytes = (uint32_t)w * 3;
     if (avifImageRGBToYUV(image, &rgb) != AVIF_RESULT_OK) { fprintf(stderr, "rgb->yuv failed\n"); exit(2); }

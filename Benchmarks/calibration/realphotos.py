@@ -10,6 +10,7 @@ least the JPEG q82's on that photo, and reports the bytes against the JPEG. Then
 median-score rule of calibrate.py) and its bytes and encode time.
 
   realphotos.py PHOTO_DIR WORK_DIR tile|view VARIANT...      VARIANT = s9 | s9:tune=ssim | s6:444 | webp4 ...
+  realphotos.py PHOTO_DIR WORK_DIR tile|view --fixed VARIANT@Q ...   (Q: AVIF quantizer, WebP quality)
 
 Needs /tmp/ssv (a venv with ssimulacra2 and Pillow), avifdec and dwebp, and ./harness built as in results.md.
 """
@@ -144,9 +145,31 @@ class Study:
         return q, jpeg, r
 
 
+def fixed(s, settings):
+    """Each VARIANT@Q as it is (no search): its scores and bytes against the JPEG's."""
+    labels = list(s.refs)
+    jpeg = dict(zip(labels, s.many([(l, "jpeg", 82) for l in labels])))
+    jmed = statistics.median(v[1] for v in jpeg.values())
+    print(f"## {s.size}: {len(labels)} photos, fixed settings against JPEG q82\n")
+    print("| setting | median S2 (JPEG) | median Δ S2 / min Δ | bytes vs JPEG: median / total | encode CPU vs JPEG (sum) |")
+    print("|---|---|---|---|---|")
+    for setting in settings:
+        variant, q = setting.split("@")
+        r = dict(zip(labels, s.many([(l, variant, int(q)) for l in labels])))
+        deltas = [r[l][1] - jpeg[l][1] for l in labels]
+        ratios = [r[l][0] / jpeg[l][0] for l in labels]
+        tot = sum(r[l][0] for l in labels) / sum(jpeg[l][0] for l in labels)
+        tratio = sum(r[l][2] for l in labels) / sum(jpeg[l][2] for l in labels)
+        print(f"| {setting} | {statistics.median(v[1] for v in r.values()):.2f} ({jmed:.2f}) | "
+              f"{statistics.median(deltas):+.2f} / {min(deltas):+.2f} | {statistics.median(ratios):.3f} / {tot:.3f} | {tratio:.1f} |",
+              flush=True)
+
+
 def main():
     photos, work, size, variants = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     s = Study(photos, work, size)
+    if variants and variants[0] == "--fixed":
+        return fixed(s, variants[1:])
     labels = list(s.refs)
     print(f"## {size}: {len(labels)} photos, JPEG q82 as the bar\n")
     print("| variant | matched q: median (min-max) | bytes vs JPEG at per-photo match: median / total "

@@ -1,11 +1,13 @@
 /*
  * The AVIF encoder of derived still images: libavif with libaom chosen explicitly (other AV1 encoders may be
- * linked in; aom is the reference and gives the same bytes for the same input), 8 bits, full range,
- * `maxThreads` 1 so the bytes are deterministic (parallelism comes from deriving several photos at once).
+ * linked in; aom is the reference and gives the same bytes for the same input), full range, `maxThreads` 1
+ * so the bytes are deterministic (parallelism comes from deriving several photos at once).
  *
- * - Colour is YUV 4:2:0 (BT.601 matrix, libavif's own RGB conversion, libyuv avoided so the rounding does
- *   not depend on the CPU's SIMD). Gray stays gray: YUV 4:0:0 (monochrome AV1), the gray samples as Y;
- *   it is a third smaller than gray spread over RGB, and a GRAY-space ICC profile still describes it.
+ * - Colour is 10-bit YUV 4:2:0 from the 8-bit pixels (BT.601 matrix, libavif's own RGB conversion, libyuv
+ *   avoided so the rounding does not depend on the CPU's SIMD): at the same SSIMULACRA2, 10 bits made the
+ *   tiles 5 % smaller than 8 (Benchmarks/calibration/results.md), and every engine decodes them. Gray
+ *   stays gray: 8-bit YUV 4:0:0 (monochrome AV1), the gray samples as Y; it is a third smaller than gray
+ *   spread over RGB, and a GRAY-space ICC profile still describes it.
  * - From speed 9 up, libaom's quantisation matrices (avif_support.h says why).
  * - Alpha, when some pixel is not opaque, is an alpha auxiliary image, coded losslessly (avif_support.h).
  * - Colour: the ICC profile when there is one (a `colr` prof box; the AV1 sequence header then says
@@ -30,6 +32,7 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
     if (channels >= 3) {
         avifRGBImage rgb;
         avifRGBImageSetDefaults(&rgb, image);
+        rgb.depth = 8; /* the pixels are 8-bit whatever the image's depth */
         rgb.format = alpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB;
         rgb.avoidLibYUV = AVIF_TRUE;
         rgb.pixels = (uint8_t *)pixels;
@@ -37,6 +40,7 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
         avifResult result = avifImageRGBToYUV(image, &rgb);
         if (result != AVIF_RESULT_OK) return result;
         if (!alpha || image->alphaPlane) return AVIF_RESULT_OK;
+        if (image->depth != 8) return AVIF_RESULT_REFORMAT_FAILED; /* the copy below writes 8-bit samples */
     } else {
         avifResult result = avifImageAllocatePlanes(image, AVIF_PLANES_YUV);
         if (result != AVIF_RESULT_OK) return result;
@@ -59,7 +63,7 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
 }
 
 int32_t wf_avif_matched_quality(int32_t speed) {
-    return speed <= 6 ? 73 : speed == 7 ? 76 : speed == 8 ? 78 : 83;
+    return speed <= 6 ? 70 : speed <= 8 ? 73 : 76;
 }
 
 wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
@@ -69,7 +73,8 @@ wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t
         snprintf(message, size, "this libavif has no libaom encoder");
         return WF_DERIVE_ERR_UNSUPPORTED;
     }
-    avifImage *image = avifImageCreate(width, height, 8, channels >= 3 ? AVIF_PIXEL_FORMAT_YUV420 : AVIF_PIXEL_FORMAT_YUV400);
+    avifImage *image = channels >= 3 ? avifImageCreate(width, height, WF_AVIF_COLOUR_DEPTH, AVIF_PIXEL_FORMAT_YUV420)
+                                     : avifImageCreate(width, height, 8, AVIF_PIXEL_FORMAT_YUV400);
     avifEncoder *encoder = avifEncoderCreate();
     avifRWData encoded = AVIF_DATA_EMPTY;
     wf_derive_status status = WF_DERIVE_OK;

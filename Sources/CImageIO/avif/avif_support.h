@@ -8,9 +8,13 @@
  * quality 100 → 0, 75 → 16, 60 → 25, 50 → 32, 1 → 62. minQuantizer = maxQuantizer = that value. */
 static inline int wf_avif_quantizer(int quality) { return ((100 - quality) * 63 + 50) / 100; }
 
-/* From this speed up libaom's quantisation matrices are on: there they made tiles 8 % smaller in total at
- * the same SSIMULACRA2 (speed 9); at speeds 6-8 they cost bytes (Benchmarks/calibration/results.md). */
+/* From this speed up libaom's quantisation matrices are on: there they made tiles 10 % smaller in total at
+ * the same SSIMULACRA2 (speed 9, 8-bit); at speeds 6-8 they gained nothing or cost bytes
+ * (Benchmarks/calibration/results.md). */
 enum { WF_AVIF_QM_MIN_SPEED = 9 };
+
+/* Colour images are coded in 10 bits (gray in 8): the same SSIMULACRA2 for 5 % fewer bytes. */
+enum { WF_AVIF_COLOUR_DEPTH = 10 };
 
 /* Alpha is coded losslessly (quantizer 0), like WebP's lossless ALPH chunk: cut-out edges stay exact. */
 enum { WF_AVIF_ALPHA_QUANTIZER = 0 };
