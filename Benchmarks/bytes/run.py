@@ -32,7 +32,8 @@ import harness  # noqa: E402  (the browser tests' harness: engines, viewport, sc
 # matched to the JPEG at that speed by default too) to show what more time buys.
 BUILDS = [("jpeg", "jpeg", {}), ("webp,jpeg", "webp,jpeg", {}), ("avif,jpeg", "avif,jpeg", {}),
           ("avif,webp,jpeg", "avif,webp,jpeg", {}), ("avif,jpeg speed 6", "avif,jpeg", {"avifSpeed": 6})]
-VIEWPORTS = [(390, 844), (1440, 900)]
+# (width, height, device pixel ratio): a phone as Chromium's defaults see it, a phone as it is (3×), a laptop.
+VIEWPORTS = [(390, 844, 1), (390, 844, 3), (1440, 900, 1)]
 
 # Every image on the page and the file it shows; `first` when it intersects the first screen.
 CHOSEN_JS = r"""
@@ -75,18 +76,37 @@ def wait_loaded(browser, only_first: bool, timeout: float = 30.0) -> list[dict]:
         time.sleep(0.05)
 
 
-def page_bytes(browser, index: Path, width: int, height: int) -> dict:
+def page_bytes(browser, index: Path, width: int, height: int, scale: int) -> dict:
     """{first, whole: bytes; files: the image files shown on the whole page; first_files}."""
-    browser.load(index.as_uri(), width, height)
+    if scale == 1:
+        browser.load(index.as_uri(), width, height)
+    else:  # DevTools' device emulation: the viewport in CSS px, each drawn with `scale` device pixels
+        browser.driver.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": scale, "mobile": True})
+        browser.navigate(index.as_uri())
+        assert browser.run("return [innerWidth, devicePixelRatio]") == [width, scale]
     first = wait_loaded(browser, only_first=True)
     overhead = index.stat().st_size + sum(local(h).stat().st_size for h in browser.run(STYLESHEETS_JS))
     first_files = {local(i["src"]) for i in first if i["first"]}
     browser.run_async(harness.SCROLL_THROUGH_JS)
     whole = wait_loaded(browser, only_first=False)
     files = {local(i["src"]) for i in whole}
+    if scale != 1:
+        browser.driver.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     return {"first": overhead + sum(f.stat().st_size for f in first_files),
             "whole": overhead + sum(f.stat().st_size for f in files),
             "first_files": first_files, "files": files}
+
+
+def photo_pages_bytes(browser, site: Path) -> int:
+    """The view images Chromium chose on every photo page at 1440x900: what a visitor who opens every
+    photo downloads on top of the gallery page."""
+    total = 0
+    for page in sorted((site / "photos").glob("*.html")):
+        browser.load(page.as_uri(), 1440, 900)
+        chosen = wait_loaded(browser, only_first=False)
+        total += sum(local(i["src"]).stat().st_size for i in chosen)
+    return total
 
 
 def photo_of(file: Path, photos: Path) -> Path:
@@ -133,6 +153,7 @@ def main():
     try:
         for label, _, _ in BUILDS:
             measured[label] = {vp: page_bytes(browser, site[label] / "index.html", *vp) for vp in VIEWPORTS}
+            measured[label]["photo pages"] = photo_pages_bytes(browser, site[label])
     finally:
         browser.quit()
 
@@ -144,7 +165,7 @@ def main():
         print(f"| {formats} | {wall:.2f} | {wall / base_wall:.2f} | {cpu:.2f} | {cpu / base_cpu:.2f} |")
 
     print("\nBytes a visitor downloads (page + stylesheet + the images the browser chose), KiB and × jpeg:\n")
-    header = " | ".join(f"{w}px first screen | {w}px whole page" for w, _ in VIEWPORTS)
+    header = " | ".join(f"{w}px {r}× first screen | {w}px {r}× whole page" for w, _, r in VIEWPORTS)
     print(f"| formats | {header} |")
     print("|---|" + "---:|" * (2 * len(VIEWPORTS)))
     for formats, by_vp in measured.items():
@@ -155,8 +176,15 @@ def main():
                 cells.append(f"{value / 1024:.0f} ({value / base:.2f})")
         print(f"| {formats} | " + " | ".join(cells) + " |")
 
+    print("\nEvery photo page opened at 1440x900 (the view images Chromium chose), KiB and × jpeg:\n")
+    print("| formats | photo pages |")
+    print("|---|---:|")
+    for label, by_vp in measured.items():
+        value, base = by_vp["photo pages"], measured["jpeg"]["photo pages"]
+        print(f"| {label} | {value / 1024:.0f} ({value / base:.2f}) |")
+
     print("\nWhat the time buys: KiB saved per extra CPU second of the first build, against jpeg alone:\n")
-    print("| formats | " + " | ".join(f"{w}px whole page" for w, _ in VIEWPORTS) + " |")
+    print("| formats | " + " | ".join(f"{w}px {r}× whole page" for w, _, r in VIEWPORTS) + " |")
     print("|---|" + "---:|" * len(VIEWPORTS))
     for label in measured:
         if label == "jpeg":
@@ -170,7 +198,7 @@ def main():
     print("|---|---:|---:|---:|---:|")
     base = {}
     for formats, by_vp in measured.items():
-        values = scores(harness_bin, photos, by_vp[(1440, 900)]["files"], work)
+        values = scores(harness_bin, photos, by_vp[(1440, 900, 1)]["files"], work)
         per_photo = {photo_of(f, photos).name: v for f, v in values.items()}
         if formats == "jpeg":
             base = per_photo

@@ -9,7 +9,7 @@ For each photo, size and AVIF variant it bisects the highest quantizer (fewest b
 least the JPEG q82's on that photo, and reports the bytes against the JPEG. Then one quantizer per variant (the
 median-score rule of calibrate.py) and its bytes and encode time.
 
-  realphotos.py PHOTO_DIR WORK_DIR tile|view VARIANT...      VARIANT = s9 | s9:tune=ssim | s6:444 | webp4 ...
+  realphotos.py PHOTO_DIR WORK_DIR tile|view VARIANT...      VARIANT = s9 | s9:tune=ssim | s6:444 | s10:rav1e | webp4 ...
   realphotos.py PHOTO_DIR WORK_DIR tile|view --fixed VARIANT@Q ...   (Q: AVIF quantizer, WebP quality)
 
 Needs /tmp/ssv (a venv with ssimulacra2 and Pillow), avifdec and dwebp, and ./harness built as in results.md.
@@ -37,7 +37,9 @@ def parse_variant(v):
     parts = v.split(":")
     env, opts = {}, []
     for p in parts[1:]:
-        if p == "444":
+        if p in ("rav1e", "svt"):
+            env["AVIF_CODEC"] = p
+        elif p == "444":
             env["AVIF_YUV"] = "444"
         elif p == "10bit":
             env["AVIF_DEPTH"] = "10"
@@ -63,7 +65,7 @@ def evaluate(job):
             dec = os.path.join(d, "d.png")
             run(["dwebp", "-quiet", out, "-o", dec])
         else:
-            line = run([HARNESS, "enc", "avif", ref, out, "1", str(q), str(param)], env=env)
+            line = run([HARNESS, "enc", "avif", ref, out, "1", str(q), str(param), env.get("AVIF_CODEC", "aom")], env=env)
             dec = os.path.join(d, "d.png")
             run(["avifdec", "-j", "1", "-d", "8", out, dec])  # 8-bit PNG whatever the AVIF's depth
         f = line.split()

@@ -3,11 +3,10 @@
  * linked in; aom is the reference and gives the same bytes for the same input), full range, `maxThreads` 1
  * so the bytes are deterministic (parallelism comes from deriving several photos at once).
  *
- * - Colour is 10-bit YUV 4:2:0 from the 8-bit pixels (BT.601 matrix, libavif's own RGB conversion, libyuv
- *   avoided so the rounding does not depend on the CPU's SIMD): at the same SSIMULACRA2, 10 bits made the
- *   tiles 5 % smaller than 8 (Benchmarks/calibration/results.md), and every engine decodes them. Gray
- *   stays gray: 8-bit YUV 4:0:0 (monochrome AV1), the gray samples as Y; it is a third smaller than gray
- *   spread over RGB, and a GRAY-space ICC profile still describes it.
+ * - Colour is YUV 4:2:0 at WF_AVIF_COLOUR_DEPTH bits (avif_support.h says why 8) from the 8-bit pixels
+ *   (BT.601 matrix, libavif's own RGB conversion, libyuv avoided so the rounding does not depend on the
+ *   CPU's SIMD). Gray stays gray: 8-bit YUV 4:0:0 (monochrome AV1), the gray samples as Y; it is a third
+ *   smaller than gray spread over RGB, and a GRAY-space ICC profile still describes it.
  * - From speed 9 up, libaom's quantisation matrices (avif_support.h says why).
  * - Alpha, when some pixel is not opaque, is an alpha auxiliary image, coded losslessly (avif_support.h).
  * - Colour: the ICC profile when there is one (a `colr` prof box; the AV1 sequence header then says
@@ -63,7 +62,7 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
 }
 
 int32_t wf_avif_matched_quality(int32_t speed) {
-    return speed <= 6 ? 70 : speed <= 8 ? 73 : 76;
+    return speed <= 6 ? 73 : speed == 7 ? 76 : speed == 8 ? 78 : 83;
 }
 
 wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,

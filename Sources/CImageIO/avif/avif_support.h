@@ -13,8 +13,10 @@ static inline int wf_avif_quantizer(int quality) { return ((100 - quality) * 63 
  * (Benchmarks/calibration/results.md). */
 enum { WF_AVIF_QM_MIN_SPEED = 9 };
 
-/* Colour images are coded in 10 bits (gray in 8): the same SSIMULACRA2 for 5 % fewer bytes. */
-enum { WF_AVIF_COLOUR_DEPTH = 10 };
+/* Colour is coded in 8 bits. 10 bits give the same SSIMULACRA2 with 5 % fewer tile bytes and 10 % fewer
+ * view bytes, but take 1.4-1.6x the encode time: fewer bytes saved per second than 8 bits
+ * (Benchmarks/calibration/results.md). */
+enum { WF_AVIF_COLOUR_DEPTH = 8 };
 
 /* Alpha is coded losslessly (quantizer 0), like WebP's lossless ALPH chunk: cut-out edges stay exact. */
 enum { WF_AVIF_ALPHA_QUANTIZER = 0 };

@@ -124,9 +124,9 @@ typedef struct {
 } wf_derive_request;
 
 /* The AVIF quality (1-100, as `quality`) whose SSIMULACRA2 matches the JPEG q82's at a libavif speed (1-10):
- * the median over 22 real photographs' 500 px tiles, 10-bit (Benchmarks/calibration/results.md). Slower
- * speeds code the same quantizer better, so they match at a lower quality: 70 at speed 6 or slower, 73 at
- * 7 and 8, 76 at 9 and 10 (which also use quantisation matrices). */
+ * the median over 22 real photographs' 500 px tiles (Benchmarks/calibration/results.md). Slower speeds code
+ * the same quantizer better, so they match at a lower quality: 73 at speed 6 or slower, 76 at 7, 78 at 8,
+ * 83 at 9 and 10 (which also use quantisation matrices). */
 int32_t wf_avif_matched_quality(int32_t speed);
 
 typedef struct {
