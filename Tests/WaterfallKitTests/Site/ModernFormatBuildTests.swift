@@ -177,6 +177,15 @@ struct ModernFormatBuildTests {
         #expect(LinkChecker.brokenLinks(in: output.path).isEmpty)
     }
 
+    /// The markup of a three-format gallery and photo page, byte for byte (re-record on purpose only:
+    /// WATERFALL_RECORD=1 swift test).
+    @Test func thePicturesMarkupIsGolden() throws {
+        let input = try Self.gallery(), output = try TemporaryFolder()
+        _ = try build([input.path, "-o", output.path, "--formats", "avif,webp,jpeg", "--title", "Formats"])
+        try SiteStructureTests().golden(output.path + "/index.html", as: "formats-index.html")
+        try SiteStructureTests().golden(output.path + "/photos/cutout.png.html", as: "formats-photo.html")
+    }
+
     @Test func withJPEGAloneTilesStayPlainImages() throws {
         let input = try Self.gallery(), output = try TemporaryFolder()
         _ = try build([input.path, "-o", output.path])
