@@ -180,13 +180,13 @@ $(BENCH_DIR)/photos/.done: Benchmarks/bytes/photos.txt Benchmarks/bytes/fetch_ph
 	Benchmarks/bytes/fetch_photos.sh $(BENCH_DIR)/photos
 
 # The calibration harness gives the lossless resize (Waterfall's own decode and resample) to score against.
-$(BENCH_DIR)/calibration-harness: Benchmarks/calibration/harness.c $(C_SOURCES)
+$(BENCH_DIR)/calibration-harness: Benchmarks/calibration/harness.c $(C_SOURCES) $(wildcard Sources/CImageIO/*/*.h) | deps
 	@mkdir -p $(BENCH_DIR)
 	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld $(C_SOURCES) \
 		Benchmarks/calibration/harness.c $(C_LIBS) -o $@
 
 bench-bytes: build $(BENCH_DIR)/photos/.done $(BENCH_DIR)/calibration-harness
-	@scripts/ensure-packages $(BROWSER_PACKAGES) libavif-bin webp
+	@scripts/ensure-packages chromium chromium-driver libavif-bin webp
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
 	.venv/bin/python Benchmarks/bytes/run.py .build/release/waterfall $(BENCH_DIR)/calibration-harness \
 		$(BENCH_DIR)/photos $(BENCH_DIR)/bytes

@@ -98,15 +98,16 @@ def page_bytes(browser, index: Path, width: int, height: int, scale: int) -> dic
             "first_files": first_files, "files": files}
 
 
-def photo_pages_bytes(browser, site: Path) -> int:
-    """The view images Chromium chose on every photo page at 1440x900: what a visitor who opens every
-    photo downloads on top of the gallery page."""
-    total = 0
+def photo_pages(browser, site: Path) -> tuple[int, list[Path]]:
+    """The view images Chromium chose on every photo page at 1440x900 (what a visitor who opens every photo
+    downloads on top of the gallery page): their bytes, and the files in page order."""
+    total, files = 0, []
     for page in sorted((site / "photos").glob("*.html")):
         browser.load(page.as_uri(), 1440, 900)
         chosen = wait_loaded(browser, only_first=False)
+        files += [local(i["src"]) for i in chosen]
         total += sum(local(i["src"]).stat().st_size for i in chosen)
-    return total
+    return total, files
 
 
 def photo_of(file: Path, photos: Path) -> Path:
@@ -116,6 +117,10 @@ def photo_of(file: Path, photos: Path) -> Path:
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     return photos / name
+
+
+SCORED_VIEWS = 8  # a 2048 px score takes about 7 s: the first 8 photo pages' views, in every set
+VIEW_BOX = (2048, 2048)  # the build's default view size: tiles are resampled from the view-sized image
 
 
 def scores(harness_bin: str, photos: Path, files: set[Path], work: Path) -> dict[Path, float]:
@@ -132,9 +137,9 @@ def scores(harness_bin: str, photos: Path, files: set[Path], work: Path) -> dict
             subprocess.run(tool, check=True, stdout=subprocess.DEVNULL)
         w, h = Image.open(dist).size
         ref = work / f"ref-{photo.name}-{w}x{h}.png"
-        if not ref.exists():
-            subprocess.run([harness_bin, "ref", str(photo), str(ref), str(w), str(h)], check=True,
-                           stdout=subprocess.DEVNULL)
+        ref.unlink(missing_ok=True)  # made anew each run: the resampler may have changed
+        subprocess.run([harness_bin, "refset", str(photo), str(ref), str(w), str(h), *map(str, VIEW_BOX)],
+                       check=True, stdout=subprocess.DEVNULL)
         out[file] = float(compute_ssimulacra2(str(ref), str(dist)))
     return out
 
@@ -144,7 +149,7 @@ def main():
     photos, work = Path(sys.argv[3]).resolve(), Path(sys.argv[4]).resolve()
     work.mkdir(parents=True, exist_ok=True)
     count = len([p for p in photos.iterdir() if p.suffix == ".jpg"])
-    print(f"bench-bytes: {count} real photographs ({photos}), Chromium at device pixel ratio 1\n")
+    print(f"bench-bytes: {count} real photographs ({photos}), Chromium\n")
     timings, measured = {}, {}
     site = {label: work / ("site-" + label.replace(",", "-").replace(" ", "-")) for label, _, _ in BUILDS}
     for label, formats, settings in BUILDS:  # all builds first, back to back, so they share the machine's state
@@ -153,7 +158,7 @@ def main():
     try:
         for label, _, _ in BUILDS:
             measured[label] = {vp: page_bytes(browser, site[label] / "index.html", *vp) for vp in VIEWPORTS}
-            measured[label]["photo pages"] = photo_pages_bytes(browser, site[label])
+            measured[label]["photo pages"], measured[label]["views"] = photo_pages(browser, site[label])
     finally:
         browser.quit()
 
@@ -199,6 +204,19 @@ def main():
     base = {}
     for formats, by_vp in measured.items():
         values = scores(harness_bin, photos, by_vp[(1440, 900, 1)]["files"], work)
+        per_photo = {photo_of(f, photos).name: v for f, v in values.items()}
+        if formats == "jpeg":
+            base = per_photo
+        deltas = [v - base[p] for p, v in per_photo.items() if p in base]
+        print(f"| {formats} | {len(values)} | {statistics.median(values.values()):.2f} | {min(values.values()):.2f} "
+              f"| {statistics.median(deltas):+.2f} |")
+
+    print(f"\nQuality of the views Chromium showed on the first {SCORED_VIEWS} photo pages (SSIMULACRA2, as above):\n")
+    print("| formats | views | median | min | median Δ vs jpeg, same photo |")
+    print("|---|---:|---:|---:|---:|")
+    base = {}
+    for formats, by_vp in measured.items():
+        values = scores(harness_bin, photos, set(by_vp["views"][:SCORED_VIEWS]), work)
         per_photo = {photo_of(f, photos).name: v for f, v in values.items()}
         if formats == "jpeg":
             base = per_photo

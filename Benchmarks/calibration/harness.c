@@ -1,10 +1,12 @@
 /*
- * Calibration harness for issue 13: links Waterfall's own CImageIO (from /work/calib/wf, a clone of main)
+ * Calibration harness for issue 13: links Waterfall's own CImageIO (Sources/CImageIO)
  * so the reference is exactly what the gallery's encoder is fed, and times the encoders in-process,
  * single-threaded, with the input already in memory (no PNG decode, no process start-up in the timing).
  *
  *   harness ref SRC OUT.png W H              wf_derive with force_png: DCT-scaled decode + Lanczos-3 +
  *                                            upright, written losslessly. W or H may be 0 (unbounded).
+ *   harness refset SRC OUT.png W H VW VH     the same box as a build makes it: wf_derive_set with the view
+ *                                            box VW×VH too, so W×H is resampled from the view-sized image
  *   harness derive SRC OUTDIR REPS W1 H1 [W2 H2 ...]
  *                                            wf_derive_set (one decode, every box, JPEG q82, as the build):
  *                                            prints the best-of-REPS wall time of the whole call
@@ -195,6 +197,22 @@ static int cmd_ref(int argc, char **argv) {
     return 0;
 }
 
+static int cmd_refset(int argc, char **argv) {
+    if (argc < 8) return 64;
+    char view[4096];
+    snprintf(view, sizeof view, "%s.view.png", argv[3]);
+    wf_derive_request req[2] = {
+        {.max_width = (uint32_t)atoi(argv[6]), .max_height = (uint32_t)atoi(argv[7]), .force_png = 1},
+        {.max_width = (uint32_t)atoi(argv[4]), .max_height = (uint32_t)atoi(argv[5]), .force_png = 1}};
+    const char *outs[2] = {view, argv[3]};
+    wf_derive_result res[2];
+    wf_derive_set(argv[2], req, outs, 2, res);
+    remove(view);
+    if (res[1].status != WF_DERIVE_OK) { fprintf(stderr, "%s: %s\n", argv[2], res[1].message); return 1; }
+    printf("%u %u %d\n", res[1].width, res[1].height, res[1].channels);
+    return 0;
+}
+
 static int cmd_derive(int argc, char **argv) {
     if (argc < 7 || (argc - 5) % 2) return 64;
     int reps = atoi(argv[4]);
@@ -228,6 +246,7 @@ int main(int argc, char **argv) {
     if (argc < 2) return 64;
     if (!strcmp(argv[1], "enc")) return cmd_enc(argc, argv);
     if (!strcmp(argv[1], "ref")) return cmd_ref(argc, argv);
+    if (!strcmp(argv[1], "refset")) return cmd_refset(argc, argv);
     if (!strcmp(argv[1], "derive")) return cmd_derive(argc, argv);
     return 64;
 }

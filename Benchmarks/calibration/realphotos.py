@@ -12,7 +12,10 @@ median-score rule of calibrate.py) and its bytes and encode time.
   realphotos.py PHOTO_DIR WORK_DIR tile|view VARIANT...      VARIANT = s9 | s9:tune=ssim | s6:444 | s10:rav1e | webp4 ...
   realphotos.py PHOTO_DIR WORK_DIR tile|view --fixed VARIANT@Q ...   (Q: AVIF quantizer, WebP quality)
 
-Needs /tmp/ssv (a venv with ssimulacra2 and Pillow), avifdec and dwebp, and ./harness built as in results.md.
+Needs a Python with ssimulacra2 and Pillow (`make bench-bytes` puts both in .venv), avifdec and dwebp, and the
+harness (HARNESS, default ./harness; `make bench-bytes` builds it as .bench/calibration-harness). For example:
+    HARNESS=.bench/calibration-harness .venv/bin/python Benchmarks/calibration/realphotos.py .bench/photos \
+        /tmp/work tile s9:enable-qm=1 webp4
 """
 import json
 import multiprocessing as mp
@@ -79,7 +82,7 @@ class Study:
         self.cache = json.load(open(self.cache_path)) if os.path.exists(self.cache_path) else {}
         self.refs = {}
         os.makedirs(os.path.join(work, "refs"), exist_ok=True)
-        for name in sorted(os.listdir(photos)):
+        for name in sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg", ".png"))):
             label = os.path.splitext(name)[0]
             ref = os.path.join(work, "refs", f"{label}.{size}.png")
             if not os.path.exists(ref):

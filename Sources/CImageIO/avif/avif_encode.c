@@ -62,6 +62,7 @@ static avifResult fill(avifImage *image, const uint8_t *pixels, uint32_t width, 
 }
 
 int32_t wf_avif_matched_quality(int32_t speed) {
+    if (speed == 0) speed = 9; /* the request's default */
     return speed <= 6 ? 73 : speed == 7 ? 76 : speed == 8 ? 78 : 83;
 }
 

@@ -1,4 +1,5 @@
-/* Internal: the AVIF encoder's choices, shared by the encoder and its tests' expectations. */
+/* Internal: the AVIF encoder's choices, shared by the encoder and its tests' expectations. Changing one
+ * changes the bytes for the same request: bump the AVIF tag of Derivation.ownKey (ImageSizes.swift). */
 #ifndef WF_AVIF_SUPPORT_H
 #define WF_AVIF_SUPPORT_H
 

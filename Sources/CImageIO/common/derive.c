@@ -18,8 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Default qualities per format. WebP's and AVIF's are PROVISIONAL: they are being calibrated with
- * SSIMULACRA2 against JPEG 82 (issue 13); change them here and in cimageio.h together. */
+/* Defaults per format. WebP's quality and AVIF's speed (AVIF's quality: wf_avif_matched_quality) come from
+ * the SSIMULACRA2 calibration against JPEG 82 (Benchmarks/calibration/results.md); ThumbnailRequest.swift
+ * and cimageio.h say the same numbers, so change them together. */
 enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 88, DEFAULT_ANIMATED_WEBP_QUALITY = 75, DEFAULT_AVIF_SPEED = 9,
        DEFAULT_MAX_SCANS = 100 };
 static const uint64_t default_max_pixels = 250000000u;

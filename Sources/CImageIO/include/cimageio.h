@@ -118,15 +118,17 @@ typedef struct {
                               WF_FORMAT_AVIF: AVIF (AV1 by libaom, 4:2:0, or 4:0:0 for gray), alpha kept
                               (losslessly) when used. Anything else is refused. An animation made with `animate`
                               is an animated WebP whatever this says (its default quality: 82 with 0, else 75). */
-    int32_t speed;         /* AVIF encoder speed 1-10 (libavif's scale: 10 fastest, largest); 0 = 9. Ignored by
+    int32_t speed;         /* AVIF encoder speed 1-10 (libavif's scale: faster, larger; libavif 0.11 gives 10 the
+                              same libaom setting as 9); 0 = 9. Ignored by
                               the other formats. The quality maps to the AV1 quantizer as libavif 1.0 maps its
                               `quality`: quantizer = ((100 - quality) * 63 + 50) / 100 (alpha: 0, lossless). */
 } wf_derive_request;
 
-/* The AVIF quality (1-100, as `quality`) whose SSIMULACRA2 matches the JPEG q82's at a libavif speed (1-10):
- * the median over 22 real photographs' 500 px tiles (Benchmarks/calibration/results.md). Slower speeds code
- * the same quantizer better, so they match at a lower quality: 73 at speed 6 or slower, 76 at 7, 78 at 8,
- * 83 at 9 and 10 (which also use quantisation matrices). */
+/* The AVIF quality (1-100, as `quality`) that scores like the JPEG q82 on SSIMULACRA2 at a libavif speed
+ * (0 = the default, 9): the one quality per speed whose median score over 22 real photographs' 500 px tiles
+ * is at least the JPEG's (Benchmarks/calibration/results.md). Slower speeds code the same quantizer better,
+ * so they match at a lower quality: 83 at speed 9 and 10 (which also use quantisation matrices), 78 at 8,
+ * 76 at 7, 73 at 6; speeds 1-5 were not measured and get speed 6's. */
 int32_t wf_avif_matched_quality(int32_t speed);
 
 typedef struct {

@@ -31,8 +31,10 @@ struct BuildCommand {
           --max-crop S         with a flush bottom, the most of a tile's height that may be cropped,
                                0–0.5 (default 0.15); where that cannot level a band, its end stays natural
           --formats LIST       the image formats, the visitor's preference first, ending with jpeg
-                               (default: the config's, else jpeg), e.g. avif,webp,jpeg: each tile
-                               becomes a <picture> with AVIF and WebP sources and the JPEG fallback
+                               (default: the config's, else jpeg), e.g. avif,jpeg (recommended for
+                               a site with visitors: about a quarter fewer image bytes, a first
+                               build about 2.5x as long): each tile becomes a <picture> with an
+                               AVIF source and the JPEG fallback
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors

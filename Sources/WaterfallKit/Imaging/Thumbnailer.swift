@@ -13,7 +13,7 @@ public struct Thumbnailer: Sendable {
     public init() {}
 
     /// The AVIF quality whose SSIMULACRA2 matches the JPEG q82's at this speed (the C target's table).
-    public static func matchedAVIFQuality(speed: Int) -> Int { Int(wf_avif_matched_quality(Int32(speed))) }
+    public static func matchedAVIFQuality(speed: Int) -> Int { Int(wf_avif_matched_quality(Int32(clamping: speed))) }
 
     /// Writes the derived image to `output`, a new file (nothing already at that name, a planted link
     /// included, is written over or through; the caller renames it into place), and describes it. On

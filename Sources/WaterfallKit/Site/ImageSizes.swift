@@ -116,12 +116,13 @@ struct Derivation: Sendable, Equatable {
         switch request.encoding {
         case .automatic: geometryKey + "|q\(request.quality)|\(request.forcePNG)"
         case .webp: geometryKey + "|webp|q\(request.quality)"
-        case .avif: geometryKey + "|avif2|q\(request.quality)|s\(request.speed)"
+        case .avif: geometryKey + "|avif3|q\(request.quality)|s\(request.speed)"
         }
     }
 
     /// Bump when the derivation code changes its output for the same request, or the key's shape changes
-    /// (one format's encoder alone: its own tag in `ownKey`; avif2: quantisation matrices from speed 9).
+    /// (one format's encoder alone: its own tag in `ownKey`; avif3: 8 bits and quantisation matrices from
+    /// speed 9, as avif_support.h sets them).
     /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
     /// box, whatever its encoder: `madeFrom` names that box only).
     static let formatVersion = "derive-4"

@@ -209,11 +209,25 @@ struct ModernFormatBuildTests {
         }
 
         // A WebP quality change remakes the WebPs alone; an AVIF setting changes nothing without AVIF.
-        try input.write("waterfall.json", Array(#"{"webpQuality": 60, "avifSpeed": 9}"#.utf8))
+        try input.write("waterfall.json", Array(#"{"webpQuality": 60, "avifSpeed": 6}"#.utf8))
         let third = try build([input.path, "-o", output.path, "--formats", "webp,jpeg"])
         #expect(third.images == ["made": jpegs, "kept": jpegs])
         let fourth = try build([input.path, "-o", output.path, "--formats", "webp,jpeg"])
         #expect(fourth.images == ["made": 0, "kept": 2 * jpegs])
+    }
+
+    /// The matched AVIF quality is a quality like any other: setting it explicitly remakes nothing, and a
+    /// new speed remakes the AVIFs alone (at that speed's own matched quality).
+    @Test func theMatchedAVIFQualityIsKeyedByWhatItResolvesTo() throws {
+        let input = try Self.gallery(), output = try TemporaryFolder()
+        let first = try build([input.path, "-o", output.path, "--formats", "avif,jpeg"])
+        let each = try #require(first.images["made"]) / 2
+        try input.write("waterfall.json", Array(#"{"avifQuality": 83}"#.utf8))
+        #expect(try build([input.path, "-o", output.path, "--formats", "avif,jpeg"]).images == ["made": 0, "kept": 2 * each])
+        try input.write("waterfall.json", Array(#"{"avifSpeed": 8}"#.utf8))
+        #expect(try build([input.path, "-o", output.path, "--formats", "avif,jpeg"]).images == ["made": each, "kept": each])
+        try input.write("waterfall.json", Array(#"{"avifSpeed": 8, "avifQuality": 78}"#.utf8))
+        #expect(try build([input.path, "-o", output.path, "--formats", "avif,jpeg"]).images == ["made": 0, "kept": 2 * each])
     }
 
     @Test func shardsCoverEveryFormatAndBuildsAreByteIdentical() throws {
