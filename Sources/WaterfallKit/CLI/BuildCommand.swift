@@ -33,7 +33,7 @@ struct BuildCommand {
           --formats LIST       the image formats, the visitor's preference first, ending with jpeg
                                (default: the config's, else jpeg), e.g. avif,jpeg (recommended for
                                a site with visitors: about a quarter fewer image bytes, a first
-                               build about 2.5x as long): each tile becomes a <picture> with an
+                               build 2.6-2.8x as long): each tile becomes a <picture> with an
                                AVIF source and the JPEG fallback
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
