@@ -192,7 +192,7 @@ bench-bytes: build $(BENCH_DIR)/photos/.done $(BENCH_DIR)/calibration-harness
 		$(BENCH_DIR)/photos $(BENCH_DIR)/bytes
 
 bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done
-	@scripts/ensure-packages libvips-tools imagemagick libheif-examples
+	@scripts/ensure-packages libvips-tools imagemagick libheif-examples libjpeg-turbo-progs
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
 	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work \
 		$(BENCH_DIR)/thumbs-heic

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """`make bench-thumbs`: derived-image throughput against vipsthumbnail, ImageMagick and sigal, measured in
-one run on the same files with a warm page cache. Prints figures and ratios; asserts nothing.
+one run on the same files with a warm page cache, and the whole build against the floor of any build that
+decodes each photo and writes its largest image (issue 14): libjpeg-turbo's own `djpeg` of every photo plus
+`cjpeg` of every view image at the same quality, on all cores. Prints figures and ratios; asserts nothing.
 
     run.py WATERFALL DATA_DIR WORK_DIR [HEIC_DIR]
 
@@ -48,6 +50,30 @@ def warm(files):
     for path in files:
         with open(path, "rb") as f:
             f.read()
+
+
+def floor(files, views, work, cores):
+    """(decode, encode, encode with -optimize) seconds: djpeg of every photo to nowhere, cjpeg of every view
+    image (made beforehand as PPM from the build's own view JPEGs, untimed), each across `cores` processes."""
+    ppm = fresh(os.path.join(work, "floor-ppm"))
+    for view in views:
+        subprocess.run(["djpeg", "-outfile", os.path.join(ppm, os.path.basename(view) + ".ppm"), view], check=True)
+    ppms = sorted(os.path.join(ppm, f) for f in os.listdir(ppm))
+    warm(ppms)
+
+    def across(command, inputs):  # `command` on every input, split over `cores` shells run at once
+        chunks = [inputs[k::cores] for k in range(cores)]
+        start = time.perf_counter()
+        shells = [subprocess.Popen(["sh", "-c", f'for f; do {command} || exit 1; done', "_", *chunk],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for chunk in chunks if chunk]
+        if any([shell.wait() != 0 for shell in shells]):  # wait for every shell
+            raise RuntimeError(f"{command}: failed")
+        return time.perf_counter() - start
+    decode = across('djpeg -outfile /dev/null "$f"', files)
+    encode = across(f'cjpeg -quality {QUALITY} -outfile /dev/null "$f"', ppms)
+    optimized = across(f'cjpeg -quality {QUALITY} -optimize -outfile /dev/null "$f"', ppms)
+    shutil.rmtree(ppm)  # about 10 MB per view
+    return decode, encode, optimized
 
 
 def print_rows(title, rows, n):
@@ -132,6 +158,16 @@ def main():
           f"{sigal_time / build:.1f}× faster")
     print(f"  {'waterfall build, nothing changed':<48} {rebuild:7.3f}s")
     print(f"  {'sigal build, nothing changed':<48} {sigal_again:7.3f}s")
+
+    views = sorted(os.path.join(site, "images", "view", f) for f in os.listdir(os.path.join(site, "images", "view")))
+    decode, encode, optimized = floor(files, views, work, cores)
+    print(f"\nThe floor (issue 14): libjpeg-turbo's djpeg of every photo plus cjpeg -quality {QUALITY} of every view "
+          f"image, {cores} processes:\n")
+    print(f"  {'djpeg, every photo':<48} {decode:7.2f}s")
+    print(f"  {'cjpeg, every view image':<48} {encode:7.2f}s")
+    print(f"  {'cjpeg -optimize, every view image':<48} {optimized:7.2f}s   (Waterfall's encoder optimises too)")
+    print(f"  {'floor: djpeg + cjpeg':<48} {decode + encode:7.2f}s   waterfall build is "
+          f"{build / (decode + encode):.2f}× the floor (goal 1.3×), {build / (decode + optimized):.2f}× with -optimize")
     if len(sys.argv) > 4:
         heic(waterfall, os.path.abspath(sys.argv[4]), work)
 
