@@ -274,11 +274,7 @@ static uint8_t *resample_image(const uint8_t *image, uint32_t width, uint32_t he
                                uint32_t out_height) {
     wf_resampler resampler;
     if (wf_resampler_init(&resampler, width, height, out_width, out_height, channels) != 0) return NULL;
-    size_t stride = (size_t)width * (size_t)channels;
-    for (uint32_t y = 0; y < height; y++) {
-        memcpy(wf_resampler_row(&resampler), image + y * stride, stride);
-        wf_resampler_commit(&resampler);
-    }
+    wf_resampler_feed_image(&resampler, image);
     uint8_t *output = wf_resampler_take_output(&resampler);
     wf_resampler_free(&resampler);
     return output;

@@ -93,6 +93,9 @@ int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, ui
                       uint32_t out_height, int channels);
 uint8_t *wf_resampler_row(wf_resampler *r);
 void wf_resampler_commit(wf_resampler *r);
+/* Every row of an image already in memory (in_width × in_height × channels), as row() and commit() would
+ * take them one by one, but an opaque image's rows are read where they are instead of copied in. */
+void wf_resampler_feed_image(wf_resampler *r, const uint8_t *image);
 /* Hands over the output (out_height rows, once every source row is in); the resampler keeps nothing. */
 uint8_t *wf_resampler_take_output(wf_resampler *r);
 void wf_resampler_free(wf_resampler *r);

@@ -262,6 +262,25 @@ void wf_resampler_commit(wf_resampler *r) {
     }
 }
 
+void wf_resampler_feed_image(wf_resampler *r, const uint8_t *image) {
+    size_t row = (size_t)r->in_width * (size_t)r->channels;
+    if (r->identity || r->alpha || r->rows_in != 0) { /* a copy is the output, or premultiplied from staging */
+        for (uint32_t y = r->rows_in; y < r->in_height; y++) {
+            memcpy(wf_resampler_row(r), image + (size_t)y * row, row);
+            wf_resampler_commit(r);
+        }
+        return;
+    }
+    /* The image is a ring with a slot per row, which the vertical pass only reads. */
+    uint8_t *ring = r->ring_bytes;
+    uint32_t slots = r->slots;
+    r->ring_bytes = (uint8_t *)image;
+    r->slots = r->in_height;
+    while (r->rows_in < r->in_height) wf_resampler_commit(r);
+    r->ring_bytes = ring;
+    r->slots = slots;
+}
+
 uint8_t *wf_resampler_take_output(wf_resampler *r) {
     if (r->rows_out < r->out_height) return NULL;
     uint8_t *output = r->output;
