@@ -198,32 +198,28 @@ def main():
         cells = [f"{(measured['jpeg'][vp]['whole'] - measured[label][vp]['whole']) / 1024 / extra:.1f}" for vp in VIEWPORTS]
         print(f"| {label} | " + " | ".join(cells) + " |")
 
-    print("\nQuality of what Chromium showed at 1440 px (SSIMULACRA2 against the lossless resize; higher is better):\n")
-    print("| formats | images | median | min | median Δ vs jpeg, same photo |")
+    print_quality("Quality of what Chromium showed at 1440 px (SSIMULACRA2 against the lossless resize; higher is "
+                  "better)", "images", {label: by_vp[(1440, 900, 1)]["files"] for label, by_vp in measured.items()},
+                  harness_bin, photos, work)
+    print_quality(f"Quality of the views Chromium showed on the first {SCORED_VIEWS} photo pages (SSIMULACRA2, as above)",
+                  "views", {label: set(by_vp["views"][:SCORED_VIEWS]) for label, by_vp in measured.items()},
+                  harness_bin, photos, work)
+
+
+def print_quality(title: str, unit: str, files: dict[str, set[Path]], harness_bin: str, photos: Path, work: Path):
+    """A table of each format set's scores, and each photo's difference from its JPEG (the first set)."""
+    print(f"\n{title}:\n")
+    print(f"| formats | {unit} | median | min | median Δ vs jpeg, same photo |")
     print("|---|---:|---:|---:|---:|")
     base = {}
-    for formats, by_vp in measured.items():
-        values = scores(harness_bin, photos, by_vp[(1440, 900, 1)]["files"], work)
+    for formats, shown in files.items():
+        values = scores(harness_bin, photos, shown, work)
         per_photo = {photo_of(f, photos).name: v for f, v in values.items()}
         if formats == "jpeg":
             base = per_photo
         deltas = [v - base[p] for p, v in per_photo.items() if p in base]
         print(f"| {formats} | {len(values)} | {statistics.median(values.values()):.2f} | {min(values.values()):.2f} "
               f"| {statistics.median(deltas):+.2f} |")
-
-    print(f"\nQuality of the views Chromium showed on the first {SCORED_VIEWS} photo pages (SSIMULACRA2, as above):\n")
-    print("| formats | views | median | min | median Δ vs jpeg, same photo |")
-    print("|---|---:|---:|---:|---:|")
-    base = {}
-    for formats, by_vp in measured.items():
-        values = scores(harness_bin, photos, set(by_vp["views"][:SCORED_VIEWS]), work)
-        per_photo = {photo_of(f, photos).name: v for f, v in values.items()}
-        if formats == "jpeg":
-            base = per_photo
-        deltas = [v - base[p] for p, v in per_photo.items() if p in base]
-        print(f"| {formats} | {len(values)} | {statistics.median(values.values()):.2f} | {min(values.values()):.2f} "
-              f"| {statistics.median(deltas):+.2f} |")
-
 
 if __name__ == "__main__":
     main()

@@ -142,29 +142,27 @@ import Testing
 
     @Test("Gray AVIF is monochrome (4:0:0); gray WebP is RGB")
     func grayLayouts() throws {
-        let folder = try TemporaryFolder()
-        let avif = folder.url.appendingPathComponent("gray.avif").path
-        let result = Self.derive(Fixtures.header("J34-grayscale.jpg"), avif,
-                                 deriveRequest(width: 64, format: Format.avif.raw))
-        try #require(result.status == WF_DERIVE_OK, "\(Self.message(result))")
+        let (result, flags) = try Self.avifLayout(of: Fixtures.header("J34-grayscale.jpg"))
         #expect(result.channels == 1)
+        #expect(flags & 0x10 != 0, "monochrome flag")
+        #expect(flags & 0x40 == 0, "8 bits")
+    }
+
+    /// A 64 px AVIF of `source` and its av1C fourth byte: high_bitdepth, twelve_bit, monochrome,
+    /// subsampling x, y, chroma position (2 bits).
+    static func avifLayout(of source: String) throws -> (result: wf_derive_result, flags: UInt8) {
+        let folder = try TemporaryFolder()
+        let avif = folder.url.appendingPathComponent("layout.avif").path
+        let result = derive(source, avif, deriveRequest(width: 64, format: Format.avif.raw))
+        try #require(result.status == WF_DERIVE_OK, "\(message(result))")
         let bytes = try Fixtures.bytes(avif)
-        // av1C's fourth byte: high_bitdepth, twelve_bit, monochrome, subsampling x, y, position (2 bits).
         let av1C = try #require(bytes.firstRange(of: Array("av1C".utf8)))
-        #expect(bytes[av1C.upperBound + 2] & 0x10 != 0, "monochrome flag")
-        #expect(bytes[av1C.upperBound + 2] & 0x40 == 0, "8 bits")
+        return (result, bytes[av1C.upperBound + 2])
     }
 
     @Test("Colour AVIF is 8-bit 4:2:0")
     func colourLayout() throws {
-        let folder = try TemporaryFolder()
-        let avif = folder.url.appendingPathComponent("colour.avif").path
-        let result = Self.derive(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), avif,
-                                 deriveRequest(width: 64, format: Format.avif.raw))
-        try #require(result.status == WF_DERIVE_OK, "\(Self.message(result))")
-        let bytes = try Fixtures.bytes(avif)
-        let av1C = try #require(bytes.firstRange(of: Array("av1C".utf8)))
-        let flags = bytes[av1C.upperBound + 2]
+        let flags = try Self.avifLayout(of: Fixtures.inRepository("SampleGallery/coffee-cup.jpg")).flags
         #expect(flags & 0x60 == 0, "neither high_bitdepth nor twelve_bit: 8 bits")
         #expect(flags & 0x10 == 0 && flags & 0x0C == 0x0C, "colour, subsampled in x and y")
     }
