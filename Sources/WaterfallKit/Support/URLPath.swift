@@ -21,6 +21,21 @@ enum URLPath {
             .joined(separator: "/")
     }
 
+    /// Appends `path` percent-encoded segment by segment: its slashes stay slashes.
+    static func appendEncoded(_ path: UnsafeBufferPointer<UInt8>, to url: inout [UInt8]) {
+        for byte in path {
+            if isUnreserved(byte) || byte == UInt8(ascii: "/") {
+                url.append(byte)
+            } else {
+                url.append(UInt8(ascii: "%"))
+                url.append(hexBytes[Int(byte >> 4)])
+                url.append(hexBytes[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexBytes = Array("0123456789ABCDEF".utf8)
+
     private static let hexDigits = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

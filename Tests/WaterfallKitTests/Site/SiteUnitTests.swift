@@ -82,6 +82,36 @@ struct URLPathTests {
         #expect(URLPath.encode(segment: "ünï/日本") == "%C3%BCn%C3%AF%2F%E6%97%A5%E6%9C%AC")
         #expect(URLPath.encode(segment: "A-z_0.9~") == "A-z_0.9~")
     }
+
+    @Test func relativeURLsBetweenSitePaths() {
+        #expect(SitePath.url(from: "Trips/photos/a.html", to: "Trips/images/view/a.jpg") == "../images/view/a.jpg")
+        #expect(SitePath.url(from: "index.html", to: "Trips/index.html") == "Trips/index.html")
+        #expect(SitePath.url(from: "Trips/index.html", to: "index.html") == "../index.html")
+        #expect(SitePath.url(from: "ab/x.html", to: "abc/y.jpg") == "../abc/y.jpg")
+        #expect(SitePath.url(from: "a/b/x.html", to: "a/bc/y.jpg") == "../bc/y.jpg")
+        #expect(SitePath.url(from: "a/b/x.html", to: "a/b") == "../b")
+        #expect(SitePath.url(from: "a b/p.html", to: "a b/ü #.jpg") == "%C3%BC%20%23.jpg")
+    }
+
+    /// The byte-wise walk gives what the definition gives: up out of the page's folders that the target
+    /// does not share, then down the target's segments, each percent-encoded.
+    @Test func relativeURLsMatchTheSegmentDefinition() {
+        func reference(_ page: String, _ target: String) -> String {
+            let from = SitePath.folder(of: page).split(separator: "/", omittingEmptySubsequences: true)
+            let to = target.split(separator: "/", omittingEmptySubsequences: false)
+            var common = 0
+            while common < from.count && common < to.count - 1 && from[common].utf8.elementsEqual(to[common].utf8) { common += 1 }
+            let up = Array(repeating: "..", count: from.count - common)
+            return (up + to[common...].map { URLPath.encode(segment: String($0)) }).joined(separator: "/")
+        }
+        let parts = ["a", "ab", "b", "ü", "a b", "x.html", "a.jpg"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            func path() -> String { (0...Int.random(in: 0...3, using: &generator)).map { _ in parts.randomElement(using: &generator)! }.joined(separator: "/") }
+            let page = path(), target = path()
+            #expect(SitePath.url(from: page, to: target) == reference(page, target), "\(page) → \(target)")
+        }
+    }
 }
 
 struct DecimalTextTests {
