@@ -10,14 +10,14 @@ struct BuildFolders {
     init(existing options: BuildOptions) throws(BuildError) {
         self.options = options
         writer = FolderWalker.isDirectory(options.output) ? try Self.openOutput(options) : nil
-        cache = try Self.openCache(options, writer, create: false).map(BuildCache.init)
+        cache = try Self.openCache(options, writer, create: false).map { BuildCache(folder: $0, jobs: options.jobs) }
     }
 
     /// Opens (making them when missing) both.
     mutating func openAll() throws(BuildError) -> (SiteWriter, BuildCache) {
         if writer == nil { writer = try Self.openOutput(options) }
         guard let writer else { throw BuildError("\(PathText.display(options.output)): cannot open the output folder") }
-        if cache == nil { cache = try Self.openCache(options, writer, create: true).map(BuildCache.init) }
+        if cache == nil { cache = try Self.openCache(options, writer, create: true).map { BuildCache(folder: $0, jobs: options.jobs) } }
         guard let cache else { throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache") }
         return (writer, cache)
     }

@@ -17,7 +17,12 @@ struct JSONParser {
     private static let maximumDepth = 256
 
     static func parse(_ text: String) throws(Error) -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// The bytes as UTF-8 (a malformed sequence in a string becomes U+FFFD, as `String(decoding:)` does).
+    static func parse(bytes: [UInt8]) throws(Error) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -50,6 +55,7 @@ struct JSONParser {
         position += 1
         var members: [(String, JSONValue)] = []
         var keyPositions: [String: Int] = [:]
+        var keyPositionList: [Int] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { position += 1; return .object(members) }
         while true {
@@ -57,8 +63,17 @@ struct JSONParser {
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let keyPosition = position
             let key = try string()
-            if let first = keyPositions.updateValue(keyPosition, forKey: key) {
-                throw error("duplicate key '\(key)' (first at line \(location(of: first).line))", at: keyPosition)
+            // Small objects (nearly all) look for a duplicate among their members; large ones by hash.
+            if members.count < 16 {
+                if let first = members.firstIndex(where: { $0.0 == key }) {
+                    throw error("duplicate key '\(key)' (first at line \(location(of: keyPositionList[first]).line))", at: keyPosition)
+                }
+                keyPositionList.append(keyPosition)
+            } else {
+                if keyPositions.isEmpty { for (index, member) in members.enumerated() { keyPositions[member.0] = keyPositionList[index] } }
+                if let first = keyPositions.updateValue(keyPosition, forKey: key) {
+                    throw error("duplicate key '\(key)' (first at line \(location(of: first).line))", at: keyPosition)
+                }
             }
             skipWhitespace()
             try expect(":")
@@ -88,6 +103,13 @@ struct JSONParser {
 
     private mutating func string() throws(Error) -> String {
         position += 1
+        // Most strings hold no escape: one copy of their bytes.
+        var end = position
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            defer { position = end + 1 }
+            return String(decoding: bytes[position..<end], as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []  // unescaped UTF-8 collected in runs
         func flush() {

@@ -53,6 +53,24 @@ struct JSONParserTests {
         }
     }
 
+    /// Large objects look keys up by hash, small ones among their members: both find a duplicate, on either
+    /// side of the switch, and both take the escaped and plain spellings of a key for one key.
+    @Test func duplicateKeysInLargeObjects() throws {
+        for (count, duplicate) in [(30, 3), (30, 25), (16, 15), (17, 16)] {
+            var lines = (0..<count).map { "\"k\($0)\": \($0)" }
+            lines.append("\"k\(duplicate)\": 0")
+            let text = "{\n" + lines.joined(separator: ",\n") + "\n}"
+            do { _ = try JSONParser.parse(text); Issue.record("expected an error for \(count)/\(duplicate)") } catch {
+                #expect(error.description == "\(count + 2):1: duplicate key 'k\(duplicate)' (first at line \(duplicate + 2))")
+            }
+        }
+        do { _ = try JSONParser.parse(#"{"a\u0062": 1, "ab": 2}"#); Issue.record("expected an error") } catch {
+            #expect(error.description == "1:16: duplicate key 'ab' (first at line 1)")
+        }
+        #expect(try JSONParser.parse("{\"t\\\"x\": \"\\u00e9\\n\", \"u\": \"é\"}")
+            == .object([("t\"x", .string("é\n")), ("u", .string("é"))]))
+    }
+
     /// Numbers JSON allows but Int and Double cannot hold are kept as written, never rounded to infinity.
     @Test(arguments: ["1e999", "-1e400", "99999999999999999999", "-9223372036854775809"])
     func numbersTooLargeAreKeptAsWritten(text: String) throws {
