@@ -10,6 +10,7 @@ enum BuildReportJSON {
             ("photos", .int(report.photos)),
             ("albums", .int(report.albums)),
             ("pages", .int(report.pages)),
+            ("pagesRendered", .int(report.pagesRendered)),
             ("skipped", skipped(report.skipped)),
             ("images", .object([("made", .int(report.imagesMade)), ("kept", .int(report.imagesKept))])),
             ("cache", .object([("headers", .int(report.cachedHeaders)), ("images", .int(report.imagesKept))])),

@@ -1,5 +1,6 @@
 /// One record of the output's manifest or journal as a line of JSON:
-/// `{"path": "photos/a.jpg.html", "size": 1234, "hash": "…", "device": "64769", "inode": "1311", "modified": 17…}`.
+/// `{"path": "photos/a.jpg.html", "size": 1234, "hash": "…", "device": "64769", "inode": "1311", "modified": 17…}`,
+/// and for a page made from known inputs, `"inputs": "…"` last.
 ///
 /// Lines are written in exactly this shape, so reading takes a fast path over the bytes (a site of 100,000
 /// photos has some 400,000 of them); a line in any other shape (a path that needs escapes, a line edited
@@ -10,7 +11,7 @@ enum OutputRecordLine {
             ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash?.hex ?? "")),
             ("device", .string(String(record.identity.device))), ("inode", .string(String(record.identity.inode))),
             ("modified", .int(record.modified)),
-        ]).rendered() + "\n"
+        ] + (record.inputs.map { [("inputs", .string($0.hex))] } ?? [])).rendered() + "\n"
     }
 
     static func parse(_ line: ArraySlice<UInt8>) -> OwnedFile? {
@@ -33,10 +34,16 @@ enum OutputRecordLine {
             guard literal(#"{"path": ""#), let path = plainString(), literal(#", "size": "#), let size = number(),
                   literal(#", "hash": ""#), let hash = plainString().map(ContentDigest.init(hex:)),
                   literal(#", "device": ""#), let device = unsigned(),
-                  literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number(),
-                  literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
+                  literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number()
+            else { return nil }
+            var inputs: ContentDigest?
+            if literal(#", "inputs": ""#) {
+                guard let digest = plainString().flatMap(ContentDigest.init(hex:)) else { return nil }
+                inputs = digest
+            }
+            guard literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
             return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
-                             modified: modified)
+                             modified: modified, inputs: inputs)
         }
 
         private mutating func literal(_ text: StaticString) -> Bool {
@@ -84,7 +91,9 @@ enum OutputRecordLine {
               case .string(let device)? = fields["device"], let deviceNumber = UInt64(device),
               case .string(let inode)? = fields["inode"], let inodeNumber = UInt64(inode),
               case .int(let modified)? = fields["modified"] else { return nil }
+        var inputs: ContentDigest?
+        if case .string(let digest)? = fields["inputs"] { inputs = ContentDigest(hex: digest) }
         return OwnedFile(path: path, size: size, hash: ContentDigest(hex: text), identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
-                         modified: modified)
+                         modified: modified, inputs: inputs)
     }
 }

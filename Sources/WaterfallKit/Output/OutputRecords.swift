@@ -14,6 +14,9 @@ struct OwnedFile: Sendable, Equatable {
     var hash: ContentDigest?
     var identity: FileIdentity
     var modified: Int
+    /// For a page: the digest of what it was made from (`SitePages.Page.inputs`), so an unchanged page with
+    /// the same inputs need not be rendered again.
+    var inputs: ContentDigest? = nil
 
     var proven: ProvenFile? {
         hash.map { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: $0) }
@@ -28,12 +31,13 @@ struct OwnedFile: Sendable, Equatable {
         modified = FileStatus(info).modified
     }
 
-    init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int) {
+    init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int, inputs: ContentDigest? = nil) {
         self.path = path
         self.size = size
         self.hash = hash
         self.identity = identity
         self.modified = modified
+        self.inputs = inputs
     }
 
     /// Whether `info` shows this very file, unchanged since it was recorded.
@@ -68,9 +72,21 @@ struct OutputRecords: Sendable {
             try? state.openFile(name).forEachLine { line in
                 guard let record = OutputRecordLine.parse(line) else { return }
                 records.add(record)
+                if name == journalName { records.isManifestOnly = false }
             }
         }
         return records
+    }
+
+    /// Whether the records all came from a manifest (no journal of a stopped build added any).
+    private(set) var isManifestOnly = true
+
+    /// Whether `files` (path, record) are exactly these records, one for one: then the manifest on disk is
+    /// already the one the build would write.
+    func same<Files: Collection>(as files: Files) -> Bool where Files.Element == (ExactPath, OwnedFile?) {
+        files.count == self.files.count && earlier.isEmpty && files.allSatisfy { path, record in
+            record != nil && self.files[path] == record
+        }
     }
 
     private mutating func add(_ record: OwnedFile) {
@@ -109,7 +125,7 @@ struct OutputRecords: Sendable {
         var writer = BufferedWriter(descriptor: descriptor, path: folder.display(name))
         do {
             try writer.append(heading + "\n")
-            for record in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+            for record in files.sorted(by: { ExactPath.precedes($0.path, $1.path) }) {
                 try writer.append(OutputRecordLine.render(record))
             }
             try writer.flush()

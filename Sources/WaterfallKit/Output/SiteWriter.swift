@@ -169,20 +169,30 @@ struct SiteWriter {
 
     // MARK: - Stage
 
-    /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`).
-    mutating func write(_ bytes: [UInt8], to path: String) throws(FileSystemError) {
+    /// Keeps the file at `path` (announced to `plan`) as it is when it is Waterfall's, unchanged since it was
+    /// written, and was made from `inputs`: it is the page those inputs make, with no need to render it.
+    mutating func keep(_ path: String, madeFrom inputs: ContentDigest) throws(FileSystemError) -> Bool {
+        guard let existing = try existing(path), existing.hash != nil, existing.inputs == inputs else { return false }
+        planned[ExactPath(path)]?.state = .kept
+        return true
+    }
+
+    /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`), recording
+    /// the digest of the `inputs` it was made from, when known.
+    mutating func write(_ bytes: [UInt8], to path: String, inputs: ContentDigest? = nil) throws(FileSystemError) {
         let hash = ContentDigest.of(bytes)
         if let existing = try existing(path), existing.hash == hash {
             planned[ExactPath(path)]?.state = .kept
+            planned[ExactPath(path)]?.existing?.inputs = inputs
             return
         }
         let temporary = nextTemporary()
         try tmp.writeNew(temporary, bytes)
-        try stage(temporary, as: path, hash: hash)
+        try stage(temporary, as: path, hash: hash, inputs: inputs)
     }
 
-    mutating func write(_ text: String, to path: String) throws(FileSystemError) {
-        try write(Array(text.utf8), to: path)
+    mutating func write(_ text: String, to path: String, inputs: ContentDigest? = nil) throws(FileSystemError) {
+        try write(Array(text.utf8), to: path, inputs: inputs)
     }
 
     /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
@@ -225,9 +235,11 @@ struct SiteWriter {
     /// Removes a scratch file that will not be staged.
     func discard(scratch name: String) { tmp.remove(name) }
 
-    private mutating func stage(_ temporary: String, as path: String, hash: ContentDigest?) throws(FileSystemError) {
+    private mutating func stage(_ temporary: String, as path: String, hash: ContentDigest?, inputs: ContentDigest? = nil) throws(FileSystemError) {
         guard let info = tmp.status(temporary) else { throw FileSystemError.system(tmp.display(temporary), "cannot write") }
-        staged.append((temporary, OwnedFile(path: path, info: info, hash: hash)))
+        var record = OwnedFile(path: path, info: info, hash: hash)
+        record.inputs = inputs
+        staged.append((temporary, record))
         planned[ExactPath(path)]?.state = .staged
     }
 
@@ -256,7 +268,7 @@ struct SiteWriter {
         let journal = try OutputJournal(in: state)
         try removeDisplaced()
         var folders = FolderCursor(root: root)
-        for (temporary, record) in staged.sorted(by: { $0.record.path.utf8.lexicographicallyPrecedes($1.record.path.utf8) }) {
+        for (temporary, record) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
             let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
@@ -279,9 +291,12 @@ struct SiteWriter {
             carried = records.latest.filter { planned[ExactPath($0.path)] == nil }
         }
         let kept = planned.values.compactMap { $0.state == .kept ? $0.existing : nil }
-        let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-        try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
-        try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
+        if !(staged.isEmpty && carried.isEmpty && displaced.isEmpty && outcome.removed.isEmpty && outcome.leftAlone.isEmpty
+             && records.isManifestOnly && records.same(as: planned.lazy.map { ($0.key, $0.value.existing) })) {
+            let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
+            try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
+            try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
+        }
         state.remove(OutputRecords.journalName)
         if state.kind("manifest") == .file { state.remove("manifest") }  // Waterfall 0.1's, which proved nothing
         staged = []
@@ -306,7 +321,7 @@ struct SiteWriter {
     private func removeStale(folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
         var removed: [String] = [], leftAlone: [String] = []
         let stale = records.paths.filter { planned[ExactPath($0)] == nil }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .sorted { ExactPath.precedes($0, $1) }
         for path in stale {
             let parent = String(FolderPath.parent(of: "/" + path).dropFirst())
             guard let folder = try? folders.open(Substring(parent), create: false) else { continue }

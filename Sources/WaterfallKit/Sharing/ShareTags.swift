@@ -6,7 +6,7 @@ struct ShareTags {
 
     /// One page's tags. `image` is a view image (the photo's, or the album cover's): the largest the site
     /// has, which is what `summary_large_image` cards want; its width and height are its real pixels.
-    func value(page: String, title: String, description: String?, image: DerivedFile?, imageAlt: String) -> TemplateValue {
+    func value(page: String, title: String, description: String?, image: PhotoPageInputs.Image?, imageAlt: String) -> TemplateValue {
         [
             // "website" on every page: og:type "article" promises article:* facts (author, published
             // time) a photo page does not have, and Open Graph has no type for a single photo.

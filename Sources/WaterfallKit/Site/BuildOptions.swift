@@ -51,6 +51,8 @@ public struct BuildReport: Sendable {
     /// Albums (the top folder included) and pages written.
     public var albums = 1
     public var pages = 0
+    /// Pages rendered by this build; the rest were kept, made from the same inputs as before.
+    public var pagesRendered = 0
     /// Photos whose header came from the cache instead of the file.
     public var cachedHeaders = 0
     /// Seconds per stage, in pipeline order: scan, images, pages (rendered and written).

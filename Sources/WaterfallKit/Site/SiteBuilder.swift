@@ -53,7 +53,7 @@ public struct SiteBuilder: Sendable {
         timer.lap("images")
         if options.shard != nil {
             // A shard only fills the cache; the build that merges the caches writes the site.
-            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], []), derived: derived,
+            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
                           scanned: scanned, albums: 0, pages: 0)
         }
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
@@ -74,11 +74,12 @@ public struct SiteBuilder: Sendable {
     }
 
     private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)],
-                        written: (removed: [String], leftAlone: [String]), derived: ImageDeriver.Outcome,
+                        written: (removed: [String], leftAlone: [String], rendered: Int), derived: ImageDeriver.Outcome,
                         scanned: PhotoScanner.Result, albums: Int, pages: Int) -> BuildReport {
         var report = BuildReport(photos: photos, skipped: skipped, removed: written.removed,
                                  imagesMade: derived.made, imagesKept: derived.kept, seconds: timer.total)
         report.leftAlone = written.leftAlone
+        report.pagesRendered = written.rendered
         report.albums = albums
         report.pages = pages
         report.cachedHeaders = scanned.cachedHeaders
@@ -241,7 +242,7 @@ public struct SiteBuilder: Sendable {
     /// Plans every file, stages them all (nothing in the site changes yet), then puts them in place.
     private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
                        cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
-                       into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String]) {
+                       into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String], rendered: Int) {
         // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
         let albums = root.all
         let sharing = SharingFiles(baseURL: pages.configuration.baseURL, root: root)
@@ -260,10 +261,18 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw BuildError("\(error)")
         }
+        var rendered = 0
         do {
-            try pages.render(root) { path, html throws(BuildError) in
+            try pages.render(root) { page throws(BuildError) in
                 do {
-                    try writer.write(html, to: path)
+                    if let inputs = page.inputs, try writer.keep(page.path, madeFrom: inputs) { return }
+                } catch {
+                    throw BuildError("\(error)")
+                }
+                let html = try page.render()
+                rendered += 1
+                do {
+                    try writer.write(html, to: page.path, inputs: page.inputs)
                 } catch {
                     throw BuildError("\(error)")
                 }
@@ -286,7 +295,7 @@ public struct SiteBuilder: Sendable {
                 observe(.warning("\(PathText.display(FolderPath.join(options.output, path))): left in place: Waterfall wrote it, "
                     + "but it has changed since, so it is not removed"))
             }
-            return outcome
+            return (outcome.removed, outcome.leftAlone, rendered)
         } catch let error as BuildError {
             writer.abandon()
             throw error

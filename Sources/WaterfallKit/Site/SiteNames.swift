@@ -35,7 +35,7 @@ enum SiteNames {
 
     private static func assignPhotos(_ photos: inout [PublishedPhoto], folder: String) {
         var pages = NameAllocator(), originals = NameAllocator()
-        let byName = photos.indices.sorted { photos[$0].photo.name.utf8.lexicographicallyPrecedes(photos[$1].photo.name.utf8) }
+        let byName = photos.indices.sorted { ExactPath.precedes(photos[$0].photo.name, photos[$1].photo.name) }
         for index in byName {
             let photo = photos[index].photo
             let (stem, ext) = NameAllocator.split(photo.fileName)

@@ -4,6 +4,32 @@ struct SitePages {
     var configuration: SiteConfiguration
     var sizes: ImageSizes
     var templates: TemplateLibrary
+    /// What every photo page depends on besides its own inputs: the templates and the settings its page reads.
+    let siteDigest: ContentDigest
+
+    /// A page to write: its inputs' digest when the page is known to depend on nothing else (a writer may
+    /// keep the page it made from the same digest), and how to render it.
+    struct Page {
+        var path: String
+        var inputs: ContentDigest?
+        var render: () throws(BuildError) -> String
+    }
+
+    init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
+        self.configuration = configuration
+        self.sizes = sizes
+        self.templates = templates
+        var site = DigestBuilder()
+        site.add("waterfall-photo-page-1")
+        site.add(WaterfallCLI.version)
+        for name in templates.names {
+            site.add(name)
+            site.add(templates.templates[name]!.source)
+        }
+        site.add(configuration.footerText)
+        site.add(configuration.baseURL?.text)
+        siteDigest = site.digest
+    }
 
     /// Every page's site path, in the order `render` makes them: known before any is rendered, so the
     /// writer can check the way is clear.
@@ -13,22 +39,26 @@ struct SitePages {
         }
     }
 
-    /// Renders every page and hands each to `emit` at once, so a site of any size is never in memory whole.
-    func render(_ root: Album, emit: (String, String) throws(BuildError) -> Void) throws(BuildError) {
+    /// Hands every page to `emit`, which renders it (or keeps the one already written from the same
+    /// inputs) at once, so a site of any size is never in memory whole.
+    func render(_ root: Album, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
         try render(root, trail: [], emit: emit)
     }
 
     private func render(_ album: Album, trail above: [(title: String, path: String)],
-                        emit: (String, String) throws(BuildError) -> Void) throws(BuildError) {
+                        emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
         let trail = above + [(album.title, Self.galleryPath(album: album.sitePath, page: 1))]
         let count = pageCount(album)
         for number in 1...count {
             let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
             let path = Self.galleryPath(album: album.sitePath, page: number)
-            try emit(path, try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail))
+            try emit(Page(path: path, inputs: nil) { () throws(BuildError) in
+                try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail)
+            })
         }
         for index in album.photos.indices {
-            try emit(album.photos[index].page, try photoPage(album, index: index, trail: trail))
+            let inputs = photoPageInputs(album, index: index, trail: trail)
+            try emit(Page(path: inputs.path, inputs: inputs.digest(site: siteDigest)) { () throws(BuildError) in try photoPage(inputs) })
         }
         for child in album.children { try render(child, trail: trail, emit: emit) }
     }
@@ -67,8 +97,10 @@ struct SitePages {
         context["empty"] = .bool(tiles.isEmpty)
         context["photoCountText"] = .string(Self.count(album.totalPhotos))
         context["pager"] = pageCount == 1 ? .null : pager(album: album.sitePath, number: number, of: pageCount, from: path)
-        context["share"] = share(trail)?.value(page: path, title: album.title, description: album.description,
-                                               image: album.cover?.view, imageAlt: album.cover?.photo.label ?? "") ?? .null
+        context["share"] = share(trail.first?.title)?.value(
+            page: path, title: album.title, description: album.description,
+            image: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
+            imageAlt: album.cover?.photo.label ?? "") ?? .null
         return try render("page", context)
     }
 
@@ -123,58 +155,75 @@ struct SitePages {
 
     // MARK: - Photo pages
 
-    private func photoPage(_ album: Album, index: Int, trail: [(title: String, path: String)]) throws(BuildError) -> String {
+    /// What the photo page of `album.photos[index]` shows.
+    private func photoPageInputs(_ album: Album, index: Int, trail: [(title: String, path: String)]) -> PhotoPageInputs {
         let published = album.photos[index]
         let photo = published.photo
-        let path = published.page
         let view = published.view
         let galleryPage = index / configuration.perPage + 1
-        let tileIndex = (galleryPage == 1 ? album.children.filter { $0.cover != nil }.count : 0) + index % configuration.perPage
-        var context = common(page: path, title: photo.label, trail: trail + [(photo.label, path)])
-        let sources = modernFormats.compactMap { format -> TemplateValue? in
-            guard let file = published.view(in: format), let type = format.mimeType else { return nil }
-            return ["type": .string(type), "srcset": .string(SitePath.url(from: path, to: file.path))]
+        let tileIndex = (galleryPage == 1 ? album.children.count { $0.cover != nil } : 0) + index % configuration.perPage
+        func neighbour(_ other: Int) -> PhotoPageInputs.Link? {
+            guard album.photos.indices.contains(other) else { return nil }
+            return .init(path: album.photos[other].page, title: album.photos[other].photo.label)
         }
+        return PhotoPageInputs(
+            path: published.page, label: photo.label, fileName: photo.fileName, caption: photo.caption,
+            summary: photo.facts.summary, takenText: photo.facts.takenText,
+            view: .init(path: view.path, width: view.width, height: view.height),
+            sources: modernFormats.compactMap { format in
+                guard let file = published.view(in: format), let type = format.mimeType else { return nil }
+                return (type, file.path)
+            },
+            color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
+            original: configuration.originals == .none ? nil : published.original,
+            previous: neighbour(index - 1), next: neighbour(index + 1),
+            back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
+            trail: trail.map { .init(path: $0.path, title: $0.title) })
+    }
+
+    /// The photo page, from its inputs alone.
+    private func photoPage(_ page: PhotoPageInputs) throws(BuildError) -> String {
+        let path = page.path
+        var context = common(page: path, title: page.label, trail: page.trail.map { ($0.title, $0.path) } + [(page.label, path)])
+        let sources: [TemplateValue] = page.sources.map { ["type": .string($0.type), "srcset": .string(SitePath.url(from: path, to: $0.path))] }
         context["photo"] = [
             "picture": .bool(!sources.isEmpty),
             "sources": .list(sources),
-            "src": .string(SitePath.url(from: path, to: view.path)),
-            "width": .int(view.width),
-            "height": .int(view.height),
-            "alt": .string(photo.label),
-            "name": .string(photo.fileName),
-            "color": (view.averageColor ?? published.tiles[0].averageColor).map { .string($0.hex) } ?? .null,
+            "src": .string(SitePath.url(from: path, to: page.view.path)),
+            "width": .int(page.view.width),
+            "height": .int(page.view.height),
+            "alt": .string(page.label),
+            "name": .string(page.fileName),
+            "color": page.color.map { .string($0) } ?? .null,
         ]
-        context["caption"] = photo.caption.map { caption in
+        context["caption"] = page.caption.map { caption in
             ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
         } ?? .null
-        context["exif"] = photo.facts.summary.map { .string($0) } ?? .null
-        context["taken"] = photo.facts.takenText.map { .string($0) } ?? .null
-        context["original"] = configuration.originals == .none ? .null : .string(SitePath.url(from: path, to: published.original))
+        context["exif"] = page.summary.map { .string($0) } ?? .null
+        context["taken"] = page.takenText.map { .string($0) } ?? .null
+        context["original"] = page.original.map { .string(SitePath.url(from: path, to: $0)) } ?? .null
         // Whether the figure has a caption to show (a description, EXIF facts, the date, the original's link).
-        context["hasDetails"] = .bool(photo.caption?.description != nil || photo.facts.summary != nil
-                                      || photo.facts.takenText != nil || configuration.originals != .none)
-        func neighbour(_ other: Int) -> TemplateValue {
-            guard album.photos.indices.contains(other) else { return .null }
-            let next = album.photos[other]
-            return ["href": .string(SitePath.url(from: path, to: next.page)), "title": .string(next.photo.label)]
+        context["hasDetails"] = .bool(page.caption?.description != nil || page.summary != nil || page.takenText != nil
+                                      || page.original != nil)
+        func link(_ neighbour: PhotoPageInputs.Link?) -> TemplateValue {
+            guard let neighbour else { return .null }
+            return ["href": .string(SitePath.url(from: path, to: neighbour.path)), "title": .string(neighbour.title)]
         }
-        context["previous"] = neighbour(index - 1)
-        context["next"] = neighbour(index + 1)
+        context["previous"] = link(page.previous)
+        context["next"] = link(page.next)
         context["back"] = [
-            "href": .string(SitePath.url(from: path, to: Self.galleryPath(album: album.sitePath, page: galleryPage)) + "#tile-\(tileIndex)"),
-            "title": .string(album.title),
+            "href": .string(SitePath.url(from: path, to: page.back.path) + "#tile-\(page.backTile)"), "title": .string(page.back.title),
         ]
-        context["share"] = share(trail)?.value(page: path, title: photo.label, description: photo.caption?.description,
-                                               image: view, imageAlt: photo.label) ?? .null
+        context["share"] = share(page.trail.first?.title)?.value(page: path, title: page.label, description: page.caption?.description,
+                                                                 image: page.view, imageAlt: page.label) ?? .null
         return try render("photo", context)
     }
 
     // MARK: - Shared
 
     /// The link-preview tags' maker, when the site has a base URL; the site's title is the trail's first.
-    private func share(_ trail: [(title: String, path: String)]) -> ShareTags? {
-        configuration.baseURL.map { ShareTags(baseURL: $0, siteTitle: trail.first?.title ?? "") }
+    private func share(_ siteTitle: String?) -> ShareTags? {
+        configuration.baseURL.map { ShareTags(baseURL: $0, siteTitle: siteTitle ?? "") }
     }
 
     private func common(page: String, title: String, trail: [(title: String, path: String)]) -> [String: TemplateValue] {

@@ -1,0 +1,74 @@
+/// Everything a photo page shows, gathered before it is rendered. The page is made from this value, the
+/// theme and the site-wide settings alone (`SitePages.siteDigest`), so when their digest is the one the
+/// output's records keep for the page, the page is the same and is not rendered again. A new field here is
+/// a new line in `digest`.
+struct PhotoPageInputs {
+    struct Link: Equatable {
+        var path: String
+        var title: String
+    }
+
+    struct Image: Equatable {
+        var path: String
+        var width: Int
+        var height: Int
+    }
+
+    var path: String
+    var label: String
+    var fileName: String
+    var caption: Caption?
+    var summary: String?
+    var takenText: String?
+    /// The fallback view image, and the others as `<source>`s (MIME type, path), the visitor's preference first.
+    var view: Image
+    var sources: [(type: String, path: String)]
+    /// The placeholder colour: the view's, else the first tile's.
+    var color: String?
+    /// The original's path in the site, when originals are published.
+    var original: String?
+    var previous: Link?
+    var next: Link?
+    /// The gallery page the photo's tile is on, and the album's title; the tile's number there.
+    var back: Link
+    var backTile: Int
+    /// The breadcrumbs down to the album (the photo itself is added on the page).
+    var trail: [Link]
+
+    func digest(site: ContentDigest) -> ContentDigest {
+        var builder = DigestBuilder()
+        builder.add(site)
+        builder.add(path)
+        builder.add(label)
+        builder.add(fileName)
+        builder.add(caption?.title)
+        builder.add(caption?.description)
+        builder.add(summary)
+        builder.add(takenText)
+        add(view, to: &builder)
+        builder.add(sources.count)
+        for source in sources {
+            builder.add(source.type)
+            builder.add(source.path)
+        }
+        builder.add(color)
+        builder.add(original)
+        for link in [previous, next, back] as [Link?] {
+            builder.add(link?.path)
+            builder.add(link?.title)
+        }
+        builder.add(backTile)
+        builder.add(trail.count)
+        for crumb in trail {
+            builder.add(crumb.path)
+            builder.add(crumb.title)
+        }
+        return builder.digest
+    }
+
+    private func add(_ image: Image, to builder: inout DigestBuilder) {
+        builder.add(image.path)
+        builder.add(image.width)
+        builder.add(image.height)
+    }
+}
