@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Defaults per format. WebP's quality and AVIF's speed (AVIF's quality: wf_avif_matched_quality) come from
@@ -110,6 +111,13 @@ int wf_is_decodable(wf_format format) {
     }
 }
 
+/* A monotonic clock in nanoseconds (vDSO: cheap enough to call around every row). */
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* ---- the sink: decoder rows into the resampler ---- */
 
 typedef struct {
@@ -118,6 +126,7 @@ typedef struct {
     uint32_t out_width, out_height;
     int channels;
     int began;
+    uint64_t resample_ns; /* spent in the resampler while the decoder ran */
 } resampling_sink;
 
 static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
@@ -137,7 +146,12 @@ static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, 
 }
 
 static uint8_t *sink_row(void *self) { return wf_resampler_row(&((resampling_sink *)self)->resampler); }
-static void sink_commit(void *self) { wf_resampler_commit(&((resampling_sink *)self)->resampler); }
+static void sink_commit(void *self) {
+    resampling_sink *s = self;
+    uint64_t start = now_ns();
+    wf_resampler_commit(&s->resampler);
+    s->resample_ns += now_ns() - start;
+}
 
 /* Opens the source and decodes it into `sink`. */
 static void decode_file(const char *path, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
@@ -311,6 +325,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
     char message[200] = "";
     int warnings = 0, icc_kept = decoded->icc != NULL;
     wf_derive_status status;
+    uint64_t start = now_ns();
     switch (format) {
     case WF_FORMAT_PNG:
         status = wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length,
@@ -329,6 +344,7 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
                                decoded->icc_length, message, sizeof message);
         break;
     }
+    out->encode_ns += now_ns() - start;
     if (upright != image) free(upright);
     out->warnings += warnings;
     if (status != WF_DERIVE_OK) {
@@ -344,6 +360,13 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
     if (decoded->icc && !icc_kept) out->warnings++;
     out->has_average = average_colour(image, (size_t)width * height, channels, out->average_rgb);
+}
+
+/* The first request of a set that is decoded as a still (the one its decode time is counted on). */
+static size_t first_still(const wf_derive_request *r, const wf_header *header, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        if (!(r[i].animate && header->animated)) return i;
+    return 0;
 }
 
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
@@ -386,7 +409,9 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
          * automatic format, 82 as before); the stills' WebP default was calibrated on stills only. */
         wf_derive_request animation = r[i];
         if (requests[i].quality == 0 && animation.encode_format != 0) animation.quality = DEFAULT_ANIMATED_WEBP_QUALITY;
+        uint64_t start = now_ns();  /* frames are decoded and encoded in turn: counted as encoding */
         wf_write_animated_webp(source, &header, &animation, outputs[i], &results[i]);
+        results[i].encode_ns = now_ns() - start;
     }
     if (stills == 0) {
         free(r);
@@ -420,7 +445,10 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
         wf_decode_options options = {.scale_denom = denominator, .max_scans = r[0].max_scans,
                                      .max_memory = r[0].max_memory, .want_icc = 1};
+        uint64_t start = now_ns();
         decode_file(source, header.format, &options, &callbacks, &outcome);
+        results[primary].resample_ns += sink.resample_ns;
+        results[first_still(r, &header, count)].decode_ns += now_ns() - start - sink.resample_ns;
         if (outcome.status == WF_DERIVE_OK) {
             image = wf_resampler_take_output(&sink.resampler);
             if (!image) wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
@@ -456,8 +484,10 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     for (size_t i = 0; i < count; i++) {
         if ((r[i].animate && header.animated) || done_flags[i]) continue;
         int same_as_primary = widths[i] == widths[primary] && heights[i] == heights[primary];
+        uint64_t start = now_ns();
         uint8_t *pixels_i = same_as_primary ? image
                           : resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i]);
+        results[i].resample_ns += now_ns() - start;
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])
                 continue;

@@ -148,6 +148,12 @@ typedef struct {
                               animation, whose tile is the still that has it) */
     uint8_t average_rgb[3]; /* the output's mean colour, weighted by alpha, in its own colour space */
     char message[200];     /* one line, why, when status != WF_DERIVE_OK */
+    /* Where the time went, in nanoseconds of the calling thread's clock. A set's one decode (resampling
+     * excluded) is counted on its first result only; each result counts its own resampling (the first
+     * size's includes the streaming resample during the decode) and its own encode and write. */
+    uint64_t decode_ns;
+    uint64_t resample_ns;
+    uint64_t encode_ns;
 } wf_derive_result;
 
 /*

@@ -17,6 +17,7 @@ enum BuildReportJSON {
             ("removed", .array(report.removed.map { .string($0) })),
             ("leftInPlace", .array(report.leftAlone.map { .string($0) })),
             ("seconds", .object(timings)),
+            ("work", .object(report.work.stages.map { ($0.stage, .double(round($0.seconds))) })),
         ]).rendered() + "\n"
     }
 

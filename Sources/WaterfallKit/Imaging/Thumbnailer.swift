@@ -29,6 +29,13 @@ public struct Thumbnailer: Sendable {
     /// Several derived images of one photo from one decode: the largest is resampled from the decoder,
     /// the others from it. Each output succeeds or fails on its own (a bad request fails them all).
     public func make(from source: String, outputs: [(path: String, request: ThumbnailRequest)]) -> [Result<DerivedImage, DeriveError>] {
+        var split = WorkSplit()
+        return make(from: source, outputs: outputs, split: &split)
+    }
+
+    /// As `make(from:outputs:)`, adding the time its decode, resampling and encoding took to `split`.
+    public func make(from source: String, outputs: [(path: String, request: ThumbnailRequest)],
+                     split: inout WorkSplit) -> [Result<DerivedImage, DeriveError>] {
         var requests = [wf_derive_request](repeating: wf_derive_request(), count: outputs.count)
         for (index, output) in outputs.enumerated() {
             do {
@@ -44,6 +51,11 @@ public struct Thumbnailer: Sendable {
         let constPaths = paths.map { UnsafePointer<CChar>($0) }
         constPaths.withUnsafeBufferPointer { pathPointers in
             wf_derive_set(source, requests, pathPointers.baseAddress, outputs.count, &results)
+        }
+        for result in results {
+            split.decode += Double(result.decode_ns) * 1e-9
+            split.resample += Double(result.resample_ns) * 1e-9
+            split.encode += Double(result.encode_ns) * 1e-9
         }
         return zip(results, outputs).map { Self.image(from: $0, source: source, request: $1.request) }
     }

@@ -92,13 +92,18 @@ struct BuildCache: Sendable {
         try folder.tmp.rename(temporary, to: folder.root, as: "version")
     }
 
-    /// The entry for a photo, if its file is the one the entry describes: same size and time stamp, or
-    /// (hashing the file only then) the same content.
-    func entry(for name: String, path: String, status: FileStatus) -> Entry? {
+    /// The photo's own entry, when its file has the size and time stamp the entry recorded (no byte read).
+    func unchangedEntry(for name: String, status: FileStatus) -> Entry? {
+        guard let own = entries[Self.digest(name)], Self.sameBytes(own.name, name), own.size == status.size,
+              own.modified == status.modified else { return nil }
+        return own
+    }
+
+    /// The entry for a photo whose file has content hash `content`: its own entry when that recorded the same
+    /// content, else any photo's with that content (the same photo moved or copied, or another checkout).
+    func entry(for name: String, content: String, status: FileStatus) -> Entry? {
         let own = entries[Self.digest(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
-        if let own, own.size == status.size, own.modified == status.modified { return own }
-        guard let content = Self.contentHash(path), var entry = own.flatMap({ $0.content == content ? $0 : nil })
-            ?? byContent[content] else { return nil }
+        guard var entry = own.flatMap({ $0.content == content ? $0 : nil }) ?? byContent[content] else { return nil }
         entry.name = name
         entry.size = status.size
         entry.modified = status.modified

@@ -57,6 +57,8 @@ public struct BuildReport: Sendable {
     public var cachedHeaders = 0
     /// Seconds per stage, in pipeline order: scan, images, pages (rendered and written).
     public var timings: [(stage: String, seconds: Double)] = []
+    /// Where the work on new photos went, summed over the workers.
+    public var work = WorkSplit()
 }
 
 /// A build that could not be done at all; `description` is one line.

@@ -19,6 +19,8 @@ struct ImageDeriver: Sendable {
         var skipped: [(path: String, reason: String)]
         var made: Int
         var kept: Int
+        /// Where the making's time went (decode, resample, encode, store).
+        var split = WorkSplit()
     }
 
     /// One photo's derived images that are missing, made from one decode (with the largest box's
@@ -66,37 +68,14 @@ struct ImageDeriver: Sendable {
         let thumbnailer = Thumbnailer()
         // Each job stores its images and records its entry itself, so a build killed half way keeps what
         // it finished.
-        let results = jobs.parallelMap(jobs: self.jobs) { job -> Result<[DerivedFile], DeriveError> in
+        let timed = jobs.parallelMap(jobs: self.jobs) { job -> (Result<[DerivedFile], DeriveError>, WorkSplit) in
             defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
-            let photo = photos[job.photo]
-            let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
-            var made: [DerivedFile] = []
-            var entry = photo.freshEntry
-            entry.derived = job.untouched
-            let images = thumbnailer.make(from: photo.source, outputs: outputs)
-            for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
-                switch result {
-                case .success(let image):
-                    if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
-                        cache.discard(label)  // the same bytes are in the store already, under the same name
-                        entry.derived[derivation.label] = stored
-                        made.append(kept)
-                        continue
-                    }
-                    guard let stored = cache.store(label, content: entry.content, key: derivation.key, image: image) else {
-                        job.staged.forEach(cache.discard)
-                        return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
-                    }
-                    entry.derived[derivation.label] = stored
-                    made.append(DerivedFile(derivation: derivation, stored: stored, made: true))
-                case .failure(let error):
-                    job.staged.forEach(cache.discard)
-                    return .failure(error)
-                }
-            }
-            cache.save(entry)
-            return .success(made)
+            var split = WorkSplit()
+            let result = make(job, photo: photos[job.photo], thumbnailer: thumbnailer, split: &split)
+            return (result, split)
         }
+        let results = timed.map(\.0)
+        let split = timed.reduce(WorkSplit()) { $0 + $1.1 }
         for (job, result) in zip(jobs, results) {
             if case .success(let made) = result {
                 let making = Set(job.derivations.map(\.label))
@@ -104,7 +83,7 @@ struct ImageDeriver: Sendable {
             }
         }
 
-        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
+        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0, split: split)
         let failures = Dictionary(uniqueKeysWithValues: zip(jobs, results).compactMap { job, result in
             result.failureValue.map { (job.photo, $0.reason) }
         })
@@ -155,6 +134,41 @@ extension ImageDeriver {
         }
         return Job(photo: index, derivations: making, untouched: untouched, staged: making.indices.map { "\(index)-\($0)" },
                    kept: Dictionary(kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+}
+
+extension ImageDeriver {
+    /// Makes one job's images into the store and records the photo's entry.
+    private func make(_ job: Job, photo: Photo, thumbnailer: Thumbnailer, split: inout WorkSplit) -> Result<[DerivedFile], DeriveError> {
+        let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
+        var made: [DerivedFile] = []
+        var entry = photo.freshEntry
+        entry.derived = job.untouched
+        let images = thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
+        let start = ContinuousClock.now
+        defer { split.store += WorkSplit.seconds(since: start) }
+        for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
+            switch result {
+            case .success(let image):
+                if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
+                    cache.discard(label)  // the same bytes are in the store already, under the same name
+                    entry.derived[derivation.label] = stored
+                    made.append(kept)
+                    continue
+                }
+                guard let stored = cache.store(label, content: entry.content, key: derivation.key, image: image) else {
+                    job.staged.forEach(cache.discard)
+                    return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
+                }
+                entry.derived[derivation.label] = stored
+                made.append(DerivedFile(derivation: derivation, stored: stored, made: true))
+            case .failure(let error):
+                job.staged.forEach(cache.discard)
+                return .failure(error)
+            }
+        }
+        cache.save(entry)
+        return .success(made)
     }
 }
 

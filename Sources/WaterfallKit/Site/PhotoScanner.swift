@@ -23,11 +23,24 @@ struct PhotoScanner: Sendable {
         var albumSettings: [[UInt8]: String]
         /// Photos whose header came from the cache.
         var cachedHeaders = 0
+        /// Time spent reading and hashing new photos.
+        var split = WorkSplit()
     }
 
     /// Photos larger than this are refused before a byte is read (a sparse terabyte file would take hours
     /// to hash); a 250-megapixel photo is far smaller.
     static let maximumPhotoBytes = 4 << 30
+
+    /// A new photo up to this size is read into memory once for its hash, header and EXIF facts; a larger one
+    /// is read as a stream by each (a 100-megapixel JPEG is some 40 MB).
+    static let maximumInMemoryBytes = 128 << 20
+
+    /// The photo's bytes, in one read; nil when it is larger than `maximumInMemoryBytes` or cannot be read
+    /// whole (the readers then open it themselves and say why).
+    static func load(_ path: String, size: Int) -> [UInt8]? {
+        guard size <= maximumInMemoryBytes, let file = try? OpenFile.open(path), file.size == size else { return nil }
+        return try? file.read(limit: maximumInMemoryBytes)
+    }
 
     /// Sidecar captions larger than this are not captions.
     static let maximumCaptionBytes = 64 * 1024
@@ -68,39 +81,59 @@ struct PhotoScanner: Sendable {
         observe(.reading(total: entries.count))
         let done = Atomic<Int>(0), hits = Atomic<Int>(0)
         let reader = self.reader, input = self.input
-        let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<Photo, ImageReadError>, warnings: [String]) in
+        let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<Photo, ImageReadError>, warnings: [String], split: WorkSplit) in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
             let name = String(path.dropFirst(prefix))
             // No status means the file cannot be opened either: let the reader say why in its words.
             guard let status = FileStatus(path: path) else {
-                return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), [])
+                return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), [], WorkSplit())
             }
             guard status.size <= Self.maximumPhotoBytes else {
-                return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(Self.maximumPhotoBytes)) limit for a photo")), [])
+                return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(Self.maximumPhotoBytes)) limit for a photo")), [], WorkSplit())
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
-            if let entry = cache?.entry(for: name, path: path, status: status), entry.header.pixelCount <= reader.maxPixels {
+            var split = WorkSplit()
+            func cached(_ entry: BuildCache.Entry) -> Swift.Result<Photo, ImageReadError> {
                 hits.add(1, ordering: .relaxed)
                 var photo = Photo(source: path, name: name, header: entry.header, status: status, caption: caption)
                 photo.cached = entry
                 photo.content = entry.content
                 photo.facts = entry.facts
                 photo.caption = caption ?? entry.facts.description.map { Caption(title: $0) }
-                return (.success(photo), warnings)
-            }
-            let read = reader.read(path: path).flatMap { header -> Swift.Result<Photo, ImageReadError> in
-                guard let content = BuildCache.contentHash(path) else { return .failure(ImageReadError(.io, "cannot read")) }
-                var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
-                photo.content = content
-                photo.facts = PhotoFacts(ExifReader().read(path: path))
-                photo.caption = caption ?? photo.facts.description.map { Caption(title: $0) }
                 return .success(photo)
             }
-            return (read, warnings)
+            if let entry = cache?.unchangedEntry(for: name, status: status), entry.header.pixelCount <= reader.maxPixels {
+                return (cached(entry), warnings, split)
+            }
+            // A new or changed photo: its content hash, header and EXIF facts come from one read of the file.
+            var start = ContinuousClock.now
+            let bytes = Self.load(path, size: status.size)
+            split.read += WorkSplit.seconds(since: start)
+            start = ContinuousClock.now
+            let hashed = bytes.map { ContentDigest.of($0).hex } ?? BuildCache.contentHash(path)
+            split.hash += WorkSplit.seconds(since: start)
+            guard let content = hashed else {
+                return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), warnings, split)
+            }
+            if let entry = cache?.entry(for: name, content: content, status: status), entry.header.pixelCount <= reader.maxPixels {
+                return (cached(entry), warnings, split)
+            }
+            start = ContinuousClock.now
+            defer { split.read += WorkSplit.seconds(since: start) }
+            let header = bytes.map { reader.read(bytes: $0) } ?? reader.read(path: path)
+            let read = header.map { header -> Photo in
+                var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
+                photo.content = content
+                photo.facts = PhotoFacts(bytes.map { ExifReader().read(bytes: $0) } ?? ExifReader().read(path: path))
+                photo.caption = caption ?? photo.facts.description.map { Caption(title: $0) }
+                return photo
+            }
+            return (read, warnings, split)
         }
         result.cachedHeaders = hits.load(ordering: .relaxed)
-        for (path, (read, warnings)) in zip(entries, results) {
+        result.split = results.reduce(WorkSplit()) { $0 + $1.split }
+        for (path, (read, warnings, _)) in zip(entries, results) {
             warnings.forEach { observe(.warning($0)) }
             switch read {
             case .success(let photo): result.photos.append(photo)

@@ -84,6 +84,7 @@ public struct SiteBuilder: Sendable {
         report.pages = pages
         report.cachedHeaders = scanned.cachedHeaders
         report.timings = timer.laps
+        report.work = scanned.split + derived.split
         return report
     }
 

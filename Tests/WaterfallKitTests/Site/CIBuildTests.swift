@@ -123,10 +123,14 @@ struct CIBuildTests {
         #expect(run.status == 0)
         let json = try report(run)
         #expect(Set(json.keys) == ["report", "waterfall", "status", "exitCode", "input", "output", "photos", "albums", "pages", "pagesRendered",
-                                   "skipped", "images", "cache", "removed", "leftInPlace", "seconds"])
+                                   "skipped", "images", "cache", "removed", "leftInPlace", "seconds", "work"])
         #expect(json["status"] as? String == "ok" && json["exitCode"] as? Int == 0 && json["photos"] as? Int == 15)
         #expect((json["skipped"] as? [[String: String]])?.first?["reason"] == BuildCommandTests.notAPhotoReason)
         #expect(Set((json["seconds"] as? [String: Double])?.keys ?? [:].keys) == ["scan", "images", "pages", "total"])
+        // The work split of a first build: every stage took time (the sample's photos are new to it).
+        let work = json["work"] as? [String: Double] ?? [:]
+        #expect(Set(work.keys) == ["read", "hash", "decode", "resample", "encode", "store"])
+        #expect(work.values.allSatisfy { $0 > 0 }, "\(work)")
         let file = output.path + "/../report-\(UUID().uuidString).json"
         let strict = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--strict", "--report", file])
         #expect(strict.status == 1)
