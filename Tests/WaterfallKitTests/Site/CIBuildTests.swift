@@ -127,10 +127,11 @@ struct CIBuildTests {
         #expect(json["status"] as? String == "ok" && json["exitCode"] as? Int == 0 && json["photos"] as? Int == 15)
         #expect((json["skipped"] as? [[String: String]])?.first?["reason"] == BuildCommandTests.notAPhotoReason)
         #expect(Set((json["seconds"] as? [String: Double])?.keys ?? [:].keys) == ["scan", "images", "pages", "total"])
-        // The work split of a first build: every stage took time (the sample's photos are new to it).
+        // The work split of a first build: the sample's photos are new to it, so pixels were decoded,
+        // resampled and encoded (reading and hashing its small files may round to 0 ms).
         let work = json["work"] as? [String: Double] ?? [:]
         #expect(Set(work.keys) == ["read", "hash", "decode", "resample", "encode", "store"])
-        #expect(work.values.allSatisfy { $0 > 0 }, "\(work)")
+        #expect(["decode", "resample", "encode"].allSatisfy { work[$0] ?? 0 > 0 } && work.values.allSatisfy { $0 >= 0 }, "\(work)")
         let file = output.path + "/../report-\(UUID().uuidString).json"
         let strict = try WaterfallProcess.run(["build", BuildCommandTests.gallery, "-o", output.path, "--strict", "--report", file])
         #expect(strict.status == 1)
