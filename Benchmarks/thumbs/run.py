@@ -9,6 +9,7 @@ decodes each photo and writes its largest image (issue 14): libjpeg-turbo's own 
 HEIC_DIR holds iPhone-like 12-megapixel HEICs (generate_heic.py): Waterfall against heif-convert followed
 by vipsthumbnail (the libheif command-line route), and against vipsthumbnail reading the HEIC directly.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -84,6 +85,17 @@ def print_rows(title, rows, n):
         print(f"  {name:<48} {seconds:7.2f}s {n / seconds:9.1f} {seconds / base:11.2f}×")
 
 
+def print_split(split, wall, cores, djpeg):
+    """Where the first build's work went (its --report `work`, seconds summed over the cores)."""
+    total = sum(split.values())
+    print(f"\nWhere the first build's work went (CPU seconds summed over {cores} cores; {wall:.2f} s of wall time):\n")
+    for stage, seconds in split.items():
+        print(f"  {stage:<12} {seconds:8.2f}s {100 * seconds / total:6.1f}%")
+    print(f"  {'total':<12} {total:8.2f}s")
+    print(f"  (djpeg decoded the same photos in {djpeg * cores:.2f} CPU seconds: the build's decode is "
+          f"{split['decode'] / (djpeg * cores):.2f}× that)")
+
+
 def heic(waterfall, data, work):
     files = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".HEIC"))
     warm(files)
@@ -144,7 +156,10 @@ def main():
                f"({cores} cores, warm cache)", rows, n)
 
     site = fresh(os.path.join(work, "site"))
-    build = timed([waterfall, "build", data, "-o", site, "--quiet"])
+    report_file = os.path.join(work, "build-report.json")
+    build = timed([waterfall, "build", data, "-o", site, "--quiet", "--report", report_file])
+    with open(report_file) as f:
+        work_split = json.load(f)["work"]
     rebuild = timed([waterfall, "build", data, "-o", site, "--quiet"])
     sigal_site = fresh(os.path.join(work, "sigal-site"))
     sigal = os.path.join(os.path.dirname(sys.executable), "sigal")
@@ -168,6 +183,7 @@ def main():
     print(f"  {'cjpeg -optimize, every view image':<48} {optimized:7.2f}s   (Waterfall's encoder optimises too)")
     print(f"  {'floor: djpeg + cjpeg':<48} {decode + encode:7.2f}s   waterfall build is "
           f"{build / (decode + encode):.2f}× the floor (goal 1.3×), {build / (decode + optimized):.2f}× with -optimize")
+    print_split(work_split, build, cores, decode)
     if len(sys.argv) > 4:
         heic(waterfall, os.path.abspath(sys.argv[4]), work)
 

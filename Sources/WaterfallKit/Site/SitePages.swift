@@ -6,6 +6,8 @@ struct SitePages {
     var templates: TemplateLibrary
     /// What every photo page depends on besides its own inputs: the templates and the settings its page reads.
     let siteDigest: ContentDigest
+    /// What every gallery page depends on besides its own inputs: the same, and the layout's settings.
+    let galleryDigest: ContentDigest
 
     /// A page to write: its inputs' digest when the page is known to depend on nothing else (a writer may
     /// keep the page it made from the same digest), and how to render it.
@@ -29,6 +31,15 @@ struct SitePages {
         site.add(configuration.footerText)
         site.add(configuration.baseURL?.text)
         siteDigest = site.digest
+        var gallery = DigestBuilder()
+        gallery.add(siteDigest)
+        // The layout's settings as Swift writes them: plain structs and enums of numbers (shortest
+        // round-trip decimals), the same text for the same values in every run.
+        gallery.add("\(configuration.layoutBands)")
+        gallery.add("\(configuration.layoutConfiguration)")
+        gallery.add(configuration.footerHeight.description)
+        gallery.add(sizes.sizesAttribute)
+        galleryDigest = gallery.digest
     }
 
     /// Every page's site path, in the order `render` makes them: known before any is rendered, so the
@@ -52,9 +63,8 @@ struct SitePages {
         for number in 1...count {
             let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
             let path = Self.galleryPath(album: album.sitePath, page: number)
-            try emit(Page(path: path, inputs: nil) { () throws(BuildError) in
-                try galleryPage(album, number: number, of: count, photos: Array(slice), path: path, trail: trail)
-            })
+            let inputs = galleryPageInputs(album, number: number, of: count, photos: slice, path: path, trail: trail)
+            try emit(Page(path: path, inputs: inputs.digest(site: galleryDigest)) { () throws(BuildError) in try galleryPage(inputs) })
         }
         for index in album.photos.indices {
             let inputs = photoPageInputs(album, index: index, trail: trail)
@@ -73,71 +83,86 @@ struct SitePages {
 
     // MARK: - Gallery pages
 
-    private func galleryPage(_ album: Album, number: Int, of pageCount: Int, photos: [PublishedPhoto], path: String,
-                             trail: [(title: String, path: String)]) throws(BuildError) -> String {
+    /// What gallery page `number` of `album` shows.
+    private func galleryPageInputs(_ album: Album, number: Int, of pageCount: Int, photos: ArraySlice<PublishedPhoto>, path: String,
+                                   trail: [(title: String, path: String)]) -> GalleryPageInputs {
         let albums = number == 1 ? album.children.filter { $0.cover != nil } : []
-        let boxes = albums.map { $0.cover!.photo.header } + photos.map(\.photo.header)
-        let board = try Self.board(boxes.map { Size(width: Double($0.width), height: Double($0.height)) }, configuration)
-        var tiles: [TemplateValue] = []
-        for (index, child) in albums.enumerated() {
-            var tile = self.tile(child.cover!, index: index, page: path, board: board)
-            tile["href"] = .string(SitePath.url(from: path, to: Self.galleryPath(album: child.sitePath, page: 1)))
-            tile["album"] = ["title": .string(child.title), "count": .string(Self.count(child.totalPhotos))]
-            tile["alt"] = .string(child.title)
-            tile["caption"] = .null
-            tiles.append(.object(tile))
+        var tiles: [GalleryPageInputs.Tile] = []
+        tiles.reserveCapacity(albums.count + photos.count)
+        for child in albums {
+            var tile = self.tile(child.cover!)
+            tile.href = Self.galleryPath(album: child.sitePath, page: 1)
+            tile.album = (child.title, Self.count(child.totalPhotos))
+            tile.alt = child.title
+            tile.caption = nil
+            tiles.append(tile)
         }
-        for (offset, photo) in photos.enumerated() {
-            tiles.append(.object(tile(photo, index: albums.count + offset, page: path, board: board)))
+        for photo in photos { tiles.append(tile(photo)) }
+        return GalleryPageInputs(
+            path: path, title: album.title, description: album.description,
+            trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos),
+            albumPath: album.sitePath, number: number, pageCount: pageCount,
+            cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
+            coverAlt: album.cover?.photo.label ?? "")
+    }
+
+    private func tile(_ published: PublishedPhoto) -> GalleryPageInputs.Tile {
+        let photo = published.photo
+        func images(_ files: [DerivedFile]) -> [GalleryPageInputs.Image] { files.map { .init(path: $0.path, width: $0.width) } }
+        return GalleryPageInputs.Tile(
+            href: published.page, images: images(published.tiles),
+            sources: modernFormats.compactMap { format in
+                let files = published.tiles(in: format)
+                guard !files.isEmpty, let type = format.mimeType else { return nil }
+                return (type, images(files))
+            },
+            width: photo.header.width, height: photo.header.height, alt: photo.label, caption: photo.caption?.title,
+            // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
+            color: published.tiles[0].averageColor?.hex, name: photo.fileName, album: nil)
+    }
+
+    /// The gallery page, from its inputs alone (its board laid out from the tiles' sizes).
+    private func galleryPage(_ page: GalleryPageInputs) throws(BuildError) -> String {
+        let path = page.path
+        let board = try Self.board(page.tiles.map { Size(width: Double($0.width), height: Double($0.height)) }, configuration)
+        let tiles: [TemplateValue] = page.tiles.enumerated().map { index, tile in
+            let sources: [TemplateValue] = tile.sources.map { ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path))] }
+            return [
+                "picture": .bool(!sources.isEmpty),
+                "sources": .list(sources),
+                "index": .int(index),
+                "href": .string(SitePath.url(from: path, to: tile.href)),
+                "src": .string(SitePath.url(from: path, to: tile.images[0].path)),
+                "srcset": .string(Self.srcset(tile.images, from: path)),
+                "sizes": .string(sizes.sizesAttribute),
+                "width": .int(tile.width),
+                "height": .int(tile.height),
+                "alt": .string(tile.alt),
+                "caption": tile.caption.map { .string($0) } ?? .null,
+                "style": .string(board.tileStyles[index]),
+                "color": tile.color.map { .string($0) } ?? .null,
+                "eager": .bool(board.firstScreen[index]),
+                "name": .string(tile.name),
+                "album": tile.album.map { ["title": .string($0.title), "count": .string($0.count)] } ?? .null,
+            ]
         }
-        var context = common(page: path, title: album.title, trail: trail)
-        context["description"] = album.description.map { .string($0) } ?? .null
+        var context = common(page: path, title: page.title, trail: page.trail.map { ($0.title, $0.path) })
+        context["description"] = page.description.map { .string($0) } ?? .null
         context["layoutCSS"] = .string(board.css)
         context["tiles"] = .list(tiles)
         context["empty"] = .bool(tiles.isEmpty)
-        context["photoCountText"] = .string(Self.count(album.totalPhotos))
-        context["pager"] = pageCount == 1 ? .null : pager(album: album.sitePath, number: number, of: pageCount, from: path)
-        context["share"] = share(trail.first?.title)?.value(
-            page: path, title: album.title, description: album.description,
-            image: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
-            imageAlt: album.cover?.photo.label ?? "") ?? .null
+        context["photoCountText"] = .string(page.photoCount)
+        context["pager"] = page.pageCount == 1 ? .null : pager(album: page.albumPath, number: page.number, of: page.pageCount, from: path)
+        context["share"] = share(page.trail.first?.title)?.value(page: path, title: page.title, description: page.description,
+                                                                 image: page.cover, imageAlt: page.coverAlt) ?? .null
         return try render("page", context)
-    }
-
-    private func tile(_ published: PublishedPhoto, index: Int, page: String, board: BoardStyle) -> [String: TemplateValue] {
-        let photo = published.photo
-        let srcset = Self.srcset(published.tiles, from: page)
-        let sources = modernFormats.compactMap { format -> TemplateValue? in
-            let files = published.tiles(in: format)
-            guard !files.isEmpty, let type = format.mimeType else { return nil }
-            return ["type": .string(type), "srcset": .string(Self.srcset(files, from: page))]
-        }
-        return [
-            "picture": .bool(!sources.isEmpty),
-            "sources": .list(sources),
-            "index": .int(index),
-            "href": .string(SitePath.url(from: page, to: published.page)),
-            "src": .string(SitePath.url(from: page, to: published.tiles[0].path)),
-            "srcset": .string(srcset),
-            "sizes": .string(sizes.sizesAttribute),
-            "width": .int(photo.header.width),
-            "height": .int(photo.header.height),
-            "alt": .string(photo.label),
-            "caption": photo.caption.map { .string($0.title) } ?? .null,
-            "style": .string(board.tileStyles[index]),
-            // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
-            "color": published.tiles[0].averageColor.map { .string($0.hex) } ?? .null,
-            "eager": .bool(board.firstScreen[index]),
-            "name": .string(photo.fileName),
-            "album": .null,
-        ]
     }
 
     /// The formats of `<source>` elements, in the visitor's preference order: all but the fallback.
     private var modernFormats: [DeliveryFormat] { configuration.formats.filter { $0.mimeType != nil } }
 
     /// `a.jpg.avif 500w, …`, relative to the page.
-    private static func srcset(_ files: [DerivedFile], from page: String) -> String {
+    private static func srcset(_ files: [GalleryPageInputs.Image], from page: String) -> String {
         files.map { "\(SitePath.url(from: page, to: $0.path)) \($0.width)w" }.joined(separator: ", ")
     }
 
