@@ -17,13 +17,19 @@ struct SitePages {
         var render: () throws(BuildError) -> String
     }
 
+    /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): change it whenever the
+    /// values this type gives the templates change (a new field, another spelling), for the platforms where
+    /// the running executable cannot be hashed.
+    static let contextVersion = "pages-1"
+
     init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
         self.configuration = configuration
         self.sizes = sizes
         self.templates = templates
         var site = DigestBuilder()
-        site.add("waterfall-photo-page-1")
+        site.add(Self.contextVersion)
         site.add(WaterfallCLI.version)
+        site.add(RendererIdentity.current())
         for name in templates.names {
             site.add(name)
             site.add(templates.templates[name]!.source)

@@ -71,6 +71,30 @@ struct IncrementalBuildTests {
         #expect(last["pagesRendered"] as? Int == 0)
     }
 
+    /// Pages made by another build of Waterfall are rendered again, even under the same version number: the
+    /// layout engine or the CSS it writes may have changed. (A copy of the binary with a byte appended is
+    /// another executable that renders the same pages.)
+    @Test func anotherBuildOfWaterfallRendersEveryPageAgain() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), tools = try TemporaryFolder()
+        for index in 1...3 { try input.copy(Fixtures.conformance("exif-orientation/Landscape_\(index).jpg"), as: "IMG_\(index).jpg") }
+        let other = try tools.write("waterfall", try Fixtures.bytes(WaterfallProcess.executable.path) + [0])
+        #expect(chmod(other, 0o755) == 0)
+        let templates = FileManager.default.currentDirectoryPath + "/Templates"
+        let build = ["build", input.path, "-o", output.path, "--templates", templates]
+        _ = try report(build)
+        #expect(try report(build)["pagesRendered"] as? Int == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: other)
+        process.arguments = build + ["--quiet", "--report", "json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        #expect(process.terminationStatus == 0 && json["pagesRendered"] as? Int == 4, "\(json)")
+    }
+
     /// A page edited by hand is not the page its record describes: it is rendered again (or left in place,
     /// changed, as any file Waterfall did not write), never silently kept as if it were Waterfall's.
     @Test func aPageEditedByHandIsNotKeptAsUnchanged() throws {
