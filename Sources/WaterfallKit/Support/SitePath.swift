@@ -39,7 +39,7 @@ enum SitePath {
         var url: [UInt8] = []
         url.reserveCapacity(ups * 3 + (target.count - common) * 3 / 2)
         for _ in 0..<ups { url.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), slash]) }
-        URLPath.appendEncoded(UnsafeBufferPointer(rebasing: target[common...]), to: &url)
+        URLPath.appendEncoded(UnsafeBufferPointer(rebasing: target[common...]), to: &url, keepingSlashes: true)
         return String(decoding: url, as: UTF8.self)
     }
 }
