@@ -64,17 +64,15 @@ struct JSONParser {
             let keyPosition = position
             let key = try string()
             // Small objects (nearly all) look for a duplicate among their members; large ones by hash.
+            let first: Int?
             if members.count < 16 {
-                if let first = members.firstIndex(where: { $0.0 == key }) {
-                    throw error("duplicate key '\(key)' (first at line \(location(of: keyPositionList[first]).line))", at: keyPosition)
-                }
-                keyPositionList.append(keyPosition)
+                first = members.firstIndex { $0.0 == key }.map { keyPositionList[$0] }
             } else {
                 if keyPositions.isEmpty { for (index, member) in members.enumerated() { keyPositions[member.0] = keyPositionList[index] } }
-                if let first = keyPositions.updateValue(keyPosition, forKey: key) {
-                    throw error("duplicate key '\(key)' (first at line \(location(of: first).line))", at: keyPosition)
-                }
+                first = keyPositions.updateValue(keyPosition, forKey: key)
             }
+            if let first { throw error("duplicate key '\(key)' (first at line \(location(of: first).line))", at: keyPosition) }
+            keyPositionList.append(keyPosition)
             skipWhitespace()
             try expect(":")
             skipWhitespace()
