@@ -29,7 +29,7 @@ struct SitePages {
         var site = DigestBuilder()
         site.add(Self.contextVersion)
         site.add(WaterfallCLI.version)
-        site.add(RendererIdentity.current())
+        site.add(RendererIdentity.executableDigest()?.hex)
         for name in templates.names {
             site.add(name)
             site.add(templates.templates[name]!.source)
