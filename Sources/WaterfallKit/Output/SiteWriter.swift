@@ -291,8 +291,9 @@ struct SiteWriter {
             carried = records.latest.filter { planned[ExactPath($0.path)] == nil }
         }
         let kept = planned.values.compactMap { $0.state == .kept ? $0.existing : nil }
-        if !(staged.isEmpty && carried.isEmpty && displaced.isEmpty && outcome.removed.isEmpty && outcome.leftAlone.isEmpty
-             && records.isManifestOnly && records.same(as: planned.lazy.map { ($0.key, $0.value.existing) })) {
+        // The manifest on disk is already this one when nothing was staged and every planned path is kept with
+        // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
+        if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map { ($0.key, $0.value.existing) })) {
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
             try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
