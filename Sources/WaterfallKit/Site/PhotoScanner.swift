@@ -84,10 +84,9 @@ struct PhotoScanner: Sendable {
         let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<Photo, ImageReadError>, warnings: [String], split: WorkSplit) in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
             let name = String(path.dropFirst(prefix))
-            // No status means the file cannot be opened either: let the reader say why in its words.
-            guard let status = FileStatus(path: path) else {
-                return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), [], WorkSplit())
-            }
+            // A file that cannot be read: the reader says why in its words.
+            let unreadable = { reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read") }
+            guard let status = FileStatus(path: path) else { return (.failure(unreadable()), [], WorkSplit()) }
             guard status.size <= Self.maximumPhotoBytes else {
                 return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(Self.maximumPhotoBytes)) limit for a photo")), [], WorkSplit())
             }
@@ -113,9 +112,7 @@ struct PhotoScanner: Sendable {
             start = ContinuousClock.now
             let hashed = bytes.map { ContentDigest.of($0).hex } ?? BuildCache.contentHash(path)
             split.hash += WorkSplit.seconds(since: start)
-            guard let content = hashed else {
-                return (.failure(reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read")), warnings, split)
-            }
+            guard let content = hashed else { return (.failure(unreadable()), warnings, split) }
             if let entry = cache?.entry(for: name, content: content, status: status), entry.header.pixelCount <= reader.maxPixels {
                 return (cached(entry), warnings, split)
             }
