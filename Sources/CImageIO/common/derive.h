@@ -84,6 +84,17 @@ typedef struct {
     uint8_t *staging;    /* alpha sources: where the decoder writes */
     float *column;       /* a vertically filtered row: in_width × channels (+ padding) */
     float *line;         /* a horizontally filtered row: out_width × channels (+ padding) */
+    /* Opaque sources (gray, RGB) are filtered in fixed point instead (resample_kernels.h). */
+    int fixed;
+    int kernels;              /* which kernels run: WF_KERNELS_* */
+    int16_t *y_fixed;         /* Q14, at y_taps' offsets */
+    int16_t *x_fixed;         /* Q14, x_stride per output column, zero-padded */
+    uint32_t x_stride;
+    uint32_t *x_starts;
+    const uint8_t **rows;     /* the ring rows of the output row being made */
+    int16_t *column_fixed;    /* in_width × channels, Q6 */
+    int16_t *planes;          /* the column split by channel, each plane_length long (zero-padded) */
+    size_t plane_length;
     uint8_t *output;     /* out_width × out_height × channels */
     uint32_t rows_in, rows_out;
 } wf_resampler;

@@ -188,6 +188,12 @@ typedef struct {
 void wf_decode_image(const char *path, wf_image *out);
 void wf_image_free(wf_image *image);
 
+/* For tests: `image` (1-4 channels) resampled to out_width × out_height, as wf_derive resamples it; with
+ * `portable`, by the portable kernels even where faster ones run (they must give the same bits). NULL when
+ * out of memory; free() the result. */
+uint8_t *wf_resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
+                           uint32_t out_height, int portable);
+
 /* For tests: the ICC profile of a JPEG (libjpeg's jpeg_read_icc_profile), PNG (libpng's iCCP), WebP
  * (libwebpmux's ICCP chunk) or HEIF/AVIF (libheif's raw colour profile), as an independent check of what
  * wf_derive wrote. Returns the profile's length (copying at most `capacity`

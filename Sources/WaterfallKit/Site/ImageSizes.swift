@@ -124,8 +124,9 @@ struct Derivation: Sendable, Equatable {
     /// (one format's encoder alone: its own tag in `ownKey`; avif3: 8 bits and quantisation matrices from
     /// speed 9, as avif_support.h sets them).
     /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
-    /// box, whatever its encoder: `madeFrom` names that box only).
-    static let formatVersion = "derive-4"
+    /// box, whatever its encoder: `madeFrom` names that box only); 5: opaque images resampled in fixed point
+    /// (within one level of the float filter's bytes).
+    static let formatVersion = "derive-5"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {
