@@ -72,7 +72,7 @@ WF_AVX2 static size_t vertical_avx2(const uint8_t *const *rows, const int16_t *w
             /* an odd last tap pairs with itself at weight 0 */
             uint32_t j = k + 1 < count ? k + 1 : k;
             int16_t wj = k + 1 < count ? weights[k + 1] : 0;
-            __m256i pair = _mm256_set1_epi32((int32_t)(uint16_t)weights[k] | ((int32_t)(uint16_t)wj << 16));
+            __m256i pair = _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)weights[k] | (uint32_t)(uint16_t)wj << 16));
             __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i)));
             __m256i y0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[j] + i)));
             __m256i x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i + 16)));
