@@ -242,6 +242,7 @@ def cases():
     c["J34-cmyk-adobe.jpg"] = encode(48, 32, "cmyk")
     c["J34-ycck-adobe.jpg"] = encode(48, 32, "ycck")
     c["J34-grayscale.jpg"] = encode(48, 32, "gray")
+    c["J47-ycc-444-q70.jpg"] = encode(64, 48, "444", "q=70")
     segments, rest = split(small)
     c["J35-fill-bytes-before-markers.jpg"] = b"\xFF\xD8" + b"".join(
         b"\xFF" * 5 + segment(m, p) for m, p in segments) + b"\xFF\xFF\xFF" + rest

@@ -3,7 +3,9 @@
  * and orientation as `waterfall inspect`), so a file over the pixel cap is refused before a byte of image
  * data is decoded. Then: decode (JPEG at the largest DCT scale that still leaves twice the target size,
  * libvips' rule) straight into the streaming Lanczos-3 resampler, drop an all-opaque alpha channel, turn
- * the small result upright, and encode it with the ICC profile as its only metadata.
+ * the small result upright, and encode it with the ICC profile as its only metadata. A JPEG that would come
+ * out at its own size, upright, is copied from its DCT coefficients instead where that costs no bytes
+ * (jpeg_copy.c).
  */
 #define _GNU_SOURCE
 #include "derive.h"
@@ -309,6 +311,20 @@ static int average_colour(const uint8_t *pixels, size_t count, int channels, uin
     return 1;
 }
 
+/* Fills `out` for an image written from `image` (any orientation: the mean colour is the same). */
+static void made(const uint8_t *image, uint32_t width, uint32_t height, int channels, wf_format format, int icc_kept,
+                 const wf_decode_outcome *decoded, wf_derive_result *out) {
+    out->status = WF_DERIVE_OK;
+    out->width = width;
+    out->height = height;
+    out->output_format = format;
+    out->frames = 1;
+    out->channels = channels;
+    out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
+    if (decoded->icc && !icc_kept) out->warnings++;
+    out->has_average = average_colour(image, (size_t)width * height, channels, out->average_rgb);
+}
+
 /* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
 static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, int has_alpha, const wf_derive_request *r,
                  const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
@@ -351,15 +367,32 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
         fail(out, status, "%s", message);
         return;
     }
-    out->status = WF_DERIVE_OK;
-    out->width = out_width;
-    out->height = out_height;
-    out->output_format = format;
-    out->frames = 1;
-    out->channels = channels;
-    out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
-    if (decoded->icc && !icc_kept) out->warnings++;
-    out->has_average = average_colour(image, (size_t)width * height, channels, out->average_rgb);
+    made(image, out_width, out_height, channels, format, icc_kept, decoded, out);
+}
+
+/* The photo's own coefficients instead of emit, where the derived image would be the photo itself: same
+ * size, upright, opaque, JPEG out. 1 when it answered for `out` (made or failed), 0 when emit should. */
+static int copy_instead(const char *source, uint8_t *image, uint32_t width, uint32_t height, int channels,
+                        int has_alpha, uint32_t denominator, const wf_derive_request *r, const wf_decode_options *options,
+                        const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
+    const wf_header *h = &out->source;
+    if (h->format != WF_FORMAT_JPEG || h->orientation > 1 || denominator != 1 || width != h->width ||
+        height != h->height || has_alpha || r->encode_format != 0 || r->force_png)
+        return 0;
+    wf_derive_status status;
+    char message[200] = "";
+    uint64_t start = now_ns();
+    int answered = wf_copy_jpeg(source, output, width, height, r->quality, options, decoded->icc, decoded->icc_length,
+                                &status, message, sizeof message);
+    out->encode_ns += now_ns() - start;
+    if (!answered) return 0;
+    if (status != WF_DERIVE_OK) {
+        fail(out, status, "%s", message);
+        return 1;
+    }
+    made(image, width, height, channels, WF_FORMAT_JPEG, decoded->icc != NULL, decoded, out);
+    out->copied = 1;
+    return 1;
 }
 
 /* The first request of a set that is decoded as a still (the one its decode time is counted on). */
@@ -430,6 +463,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     uint32_t denominator = 1;
     resampling_sink sink = {0};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
+    wf_decode_options options = {0};
     uint8_t *image = NULL;
     char *done_flags = NULL;
     if (!widths || !heights) {
@@ -443,8 +477,8 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.out_width = widths[primary];
         sink.out_height = heights[primary];
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-        wf_decode_options options = {.scale_denom = denominator, .max_scans = r[0].max_scans,
-                                     .max_memory = r[0].max_memory, .want_icc = 1};
+        options = (wf_decode_options){.scale_denom = denominator, .max_scans = r[0].max_scans,
+                                      .max_memory = r[0].max_memory, .want_icc = 1};
         uint64_t start = now_ns();
         decode_file(source, header.format, &options, &callbacks, &outcome);
         results[primary].resample_ns += sink.resample_ns;
@@ -494,7 +528,9 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
             done_flags[j] = 1;
             results[j].scale_denom = (int32_t)denominator;
             if (!pixels_i) fail(&results[j], WF_DERIVE_ERR_LIMIT, "out of memory");
-            else emit(pixels_i, widths[j], heights[j], channels, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
+            else if (!copy_instead(source, pixels_i, widths[j], heights[j], channels, has_alpha, denominator, &r[j],
+                                   &options, outputs[j], &outcome, &results[j]))
+                emit(pixels_i, widths[j], heights[j], channels, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
         }
         if (pixels_i != image) free(pixels_i);
     }

@@ -125,6 +125,13 @@ wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size);
+/* The lossless path (jpeg_copy.c): writes `path` from the source JPEG's DCT coefficients, metadata stripped
+ * but `icc`, when the source is width × height, 8-bit YCbCr 4:2:0 or gray, and quantised no finer than
+ * `quality`. Returns 0 when it is not (nothing written: encode as usual), 1 when it answered; then `status`
+ * says whether the copy was made (on failure the partial file is removed and `message` says why). */
+int wf_copy_jpeg(const char *source, const char *path, uint32_t width, uint32_t height, int quality,
+                 const wf_decode_options *options, const uint8_t *icc, size_t icc_length, wf_derive_status *status,
+                 char *message, size_t size);
 /* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default. On 500 px tiles
  * method 6 saves 4-8% of the bytes for 1.5-2.5 times the time, and 30 times with alpha; method 2 costs
  * 4-8% more bytes for half the time (`make bench-encode`). */

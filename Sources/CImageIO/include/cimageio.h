@@ -147,6 +147,8 @@ typedef struct {
     int32_t has_average;   /* 1 when average_rgb holds the still's average colour (0: all transparent, or an
                               animation, whose tile is the still that has it) */
     uint8_t average_rgb[3]; /* the output's mean colour, weighted by alpha, in its own colour space */
+    int32_t copied;        /* 1: a JPEG written from the source's own DCT coefficients (lossless: the photo at
+                              its own size and upright, stored no finer than the requested quality) */
     char message[200];     /* one line, why, when status != WF_DERIVE_OK */
     /* Where the time went, in nanoseconds of the calling thread's clock. A set's one decode (resampling
      * excluded) is counted on its first result only; each result counts its own resampling (the first

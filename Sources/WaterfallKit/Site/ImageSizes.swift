@@ -125,8 +125,9 @@ struct Derivation: Sendable, Equatable {
     /// speed 9, as avif_support.h sets them).
     /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
     /// box, whatever its encoder: `madeFrom` names that box only); 5: opaque images resampled in fixed point
-    /// (within one level of the float filter's bytes).
-    static let formatVersion = "derive-5"
+    /// (within one level of the float filter's bytes); 6: a JPEG that is its own view image is copied
+    /// losslessly where that costs no bytes (jpeg_copy.c).
+    static let formatVersion = "derive-6"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

@@ -55,6 +55,7 @@ struct HeaderFixtureTests {
             ("J34-cmyk-adobe.jpg", .ok(48, 32)),
             ("J34-ycck-adobe.jpg", .ok(48, 32)),
             ("J34-grayscale.jpg", .ok(48, 32)),
+            ("J47-ycc-444-q70.jpg", .ok(64, 48)),
             ("J35-fill-bytes-before-markers.jpg", .ok(64, 48)),
             ("J36-sof-right-after-soi.jpg", .ok(64, 48)),
             // Policy for segment lengths under 2: as libjpeg itself does, skip nothing and resynchronise on
