@@ -1,5 +1,5 @@
 /// What a photo's header says, read without touching its pixel data.
-public struct ImageHeader: Sendable, Equatable {
+public struct ImageHeader: Sendable, Hashable {
     public var format: ImageFormat
     /// Size as stored in the file, before orientation.
     public var pixelWidth: Int

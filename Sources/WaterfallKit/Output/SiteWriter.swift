@@ -148,7 +148,7 @@ struct SiteWriter {
             guard isSafeRelativePath(path), !path.hasPrefix(stateFolder + "/"), path != stateFolder else {
                 throw FileSystemError(path, "is not a path inside the output folder")
             }
-            for component in path.split(separator: "/") where component.utf8.count > maximumNameBytes {
+            if longestComponent(path) > maximumNameBytes {
                 throw FileSystemError(path, "has a name longer than \(maximumNameBytes) bytes")
             }
             let folded = NameAllocator.fold(path)
@@ -165,6 +165,16 @@ struct SiteWriter {
         for (folded, path) in files {
             if let folder = folders[folded] { throw FileSystemError(path, "is both a file and the folder of \(PathText.display(folder))/…") }
         }
+    }
+
+    /// The byte length of the path's longest `/`-separated component, counted without splitting it.
+    private static func longestComponent(_ path: String) -> Int {
+        var longest = 0, current = 0
+        for byte in path.utf8 {
+            current = byte == UInt8(ascii: "/") ? 0 : current + 1
+            longest = max(longest, current)
+        }
+        return longest
     }
 
     // MARK: - Stage
@@ -198,8 +208,20 @@ struct SiteWriter {
     /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
     /// `copy`, else a copy. The site never holds a symbolic link.
     mutating func publish(_ file: OpenFile, hash text: String, as path: String, copy: Bool = false) throws(FileSystemError) {
+        try publish(opening: { () throws(FileSystemError) in file }, hash: text, as: path, copy: copy)
+    }
+
+    /// `publish`, opening the file only when it is needed: a link whose content is already in place (the
+    /// common case of a rebuild) costs no open.
+    mutating func publish(opening open: () throws(FileSystemError) -> OpenFile, hash text: String, as path: String,
+                          copy: Bool = false) throws(FileSystemError) {
         let hash = ContentDigest(hex: text)
-        if let hash, let existing = try existing(path), existing.hash == hash, copy ? existing.identity != file.identity : true {
+        if !copy, let hash, let existing = try existing(path), existing.hash == hash {
+            planned[ExactPath(path)]?.state = .kept
+            return
+        }
+        let file = try open()
+        if copy, let hash, let existing = try existing(path), existing.hash == hash, existing.identity != file.identity {
             planned[ExactPath(path)]?.state = .kept
             return
         }

@@ -110,20 +110,19 @@ struct BuildCache: Sendable {
         return entry
     }
 
-    /// Whether a derived image is in the store as a regular file of its recorded size (a cheap first look;
-    /// `open(_:trusting:)` proves its content).
-    func holds(_ derived: Derived) -> Bool {
-        guard let info = folder.images.status(derived.file) else { return false }
-        return EntryKind(info.st_mode) == .file && Int(info.st_size) == derived.bytes
-    }
-
-    /// The stored image, open, when it is the one its entry describes: a regular file (never a link)
-    /// whose content hash is the recorded one. Hashing is skipped for a file the output's records show
-    /// was proven before and has not changed since (`trusted`). nil means: make it again.
-    func open(_ derived: Derived, trusting trusted: Set<ProvenFile>) -> OpenFile? {
-        guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return nil }
-        if let digest = ContentDigest(hex: derived.hash), trusted.contains(ProvenFile(file, hash: digest)) { return file }
-        return (try? file.contentHash()) == derived.hash ? file : nil
+    /// Whether the store holds the derived image as its entry describes it: a regular file (never a link)
+    /// of its recorded size whose content hash is the recorded one. A file the output's records show was
+    /// proven before and has not changed since (`trusted`) is taken on its status alone; any other is
+    /// opened and hashed. false means: make it again.
+    func holds(_ derived: Derived, trusting trusted: Set<ProvenFile>) -> Bool {
+        guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file,
+              Int(info.st_size) == derived.bytes else { return false }
+        if let digest = ContentDigest(hex: derived.hash),
+           trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest)) {
+            return true
+        }
+        guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return false }
+        return (try? file.contentHash()) == derived.hash
     }
 
     /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the

@@ -40,16 +40,22 @@ struct ImageDeriver: Sendable {
     /// it (content hash included); `proven` are files whose content was proven before and that have not
     /// changed since, which need no hashing.
     func derive(_ photos: [Photo], trusting proven: Set<ProvenFile>, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
-        let cache = self.cache, sizes = self.sizes, encoders = self.encoders
+        let cache = self.cache
+        // Photos of one header (one camera's size) share one set of derivations and keys: made once.
+        var sets: [ImageHeader: [(derivation: Derivation, key: String)]] = [:]
+        for photo in photos where sets[photo.header] == nil {
+            sets[photo.header] = sizes.derivations(for: photo.header, encoders: encoders).map { ($0, $0.key) }
+        }
+        let setsByHeader = sets
         // What each photo needs and which of it the store holds, in parallel: proving an image may hash it.
         let needs = photos.parallelMap(jobs: jobs) { photo -> (set: [Derivation], kept: [DerivedFile]) in
-            let set = sizes.derivations(for: photo.header, encoders: encoders)
-            let kept = set.compactMap { derivation -> DerivedFile? in
-                guard let stored = photo.cached?.derived[derivation.label], stored.key == derivation.key,
-                      cache.holds(stored), cache.open(stored, trusting: proven) != nil else { return nil }
-                return DerivedFile(derivation: derivation, stored: stored)
+            let keyed = setsByHeader[photo.header]!
+            let kept = keyed.compactMap { derivation, key -> DerivedFile? in
+                guard let stored = photo.cached?.derived[derivation.label], stored.key == key,
+                      cache.holds(stored, trusting: proven) else { return nil }
+                return DerivedFile(derivation: derivation, key: key, stored: stored)
             }
-            return (set, kept)
+            return (keyed.map(\.derivation), kept)
         }
         var files = [[DerivedFile]](repeating: [], count: photos.count)
         var planned: [Job] = []
@@ -174,9 +180,9 @@ extension ImageDeriver {
 
 extension DerivedFile {
     /// Its path in the site is given later, by `SiteNames`.
-    init(derivation: Derivation, stored: BuildCache.Derived, made: Bool = false) {
+    init(derivation: Derivation, key: String? = nil, stored: BuildCache.Derived, made: Bool = false) {
         self.init(label: derivation.label, size: derivation.size, delivery: derivation.format, role: derivation.role,
-                  key: derivation.key, path: "", width: stored.width,
+                  key: key ?? derivation.key, path: "", width: stored.width,
                   height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made,
                   averageColor: stored.averageColor)
     }

@@ -33,7 +33,7 @@ struct NameAllocator {
     /// A file name split for `claim`: `IMG_1.jpg` is (`IMG_1`, `.jpg`); a name without a short extension
     /// is all stem.
     static func split(_ fileName: String) -> (stem: String, ext: String) {
-        guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return (fileName, "") }
+        guard let dot = fileName.lastIndex(ofASCII: "."), dot != fileName.startIndex else { return (fileName, "") }
         let ext = fileName[dot...]
         guard ext.count > 1, ext.utf8.count <= 16, !ext.contains(" ") else { return (fileName, "") }
         return (String(fileName[..<dot]), String(ext))

@@ -25,13 +25,13 @@ struct Photo: Sendable {
 
     /// The album folder it belongs to, relative to the input ("" for the top).
     var album: String {
-        guard let slash = name.lastIndex(of: "/") else { return "" }
+        guard let slash = name.lastIndex(ofASCII: "/") else { return "" }
         return String(name[..<slash])
     }
 
     /// Its file name.
     var fileName: String {
-        guard let slash = name.lastIndex(of: "/") else { return name }
+        guard let slash = name.lastIndex(ofASCII: "/") else { return name }
         return String(name[name.index(after: slash)...])
     }
 
@@ -40,10 +40,35 @@ struct Photo: Sendable {
 
     /// Alt text from a file name, for photos without a caption: `coffee-cup_2.jpg` reads "coffee cup 2".
     static func readableName(_ fileName: String) -> String {
+        if let ascii = readableASCIIName(fileName) { return ascii }
         var stem = Substring(fileName)
-        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
+        if let dot = stem.lastIndex(ofASCII: "."), dot != stem.startIndex { stem = stem[..<dot] }
         let words = stem.split { $0 == "-" || $0 == "_" || $0 == " " || $0 == "." }
         return words.isEmpty ? fileName : words.joined(separator: " ")
+    }
+
+    /// `readableName` of an all-ASCII name, by bytes (each byte a character): the common case, asked for
+    /// by every tile and photo page. nil for any other name.
+    private static func readableASCIIName(_ fileName: String) -> String? {
+        var fileName = fileName
+        return fileName.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var end = bytes.count
+            if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != 0 { end = dot }
+            var words: [UInt8] = []
+            words.reserveCapacity(end)
+            var pendingSpace = false
+            for byte in bytes[..<end] {
+                if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: ".") {
+                    pendingSpace = !words.isEmpty
+                    continue
+                }
+                if pendingSpace { words.append(UInt8(ascii: " ")) }
+                pendingSpace = false
+                words.append(byte)
+            }
+            return words.isEmpty ? String(decoding: bytes, as: UTF8.self) : String(decoding: words, as: UTF8.self)
+        }
     }
 
     /// Extensions of files the scanner treats as photos. Everything with one of these is read (so a GIF
@@ -54,7 +79,7 @@ struct Photo: Sendable {
     ]
 
     static func looksLikePhoto(_ fileName: String) -> Bool {
-        guard let dot = fileName.lastIndex(of: ".") else { return false }
+        guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
         return extensions.contains(fileName[fileName.index(after: dot)...].lowercased())
     }
 }

@@ -147,8 +147,9 @@ struct PhotoScanner: Sendable {
     /// `NAME.txt` beside the photo, where NAME is the photo's file name with or without its extension
     /// (`IMG_2.jpg.txt` or `IMG_2.txt`; the first wins). One that cannot be used is reported to `warn`.
     static func sidecarCaption(for name: String, texts: Set<[UInt8]>, input: String, warn: (String) -> Void) -> Caption? {
+        guard !texts.isEmpty else { return nil }
         var stem = name
-        if let dot = name.lastIndex(of: "."), !name[dot...].contains("/") { stem = String(name[..<dot]) }
+        if let dot = name.lastIndex(ofASCII: "."), !name[dot...].contains("/") { stem = String(name[..<dot]) }
         for candidate in [name + ".txt", stem + ".txt", stem + ".TXT"] where texts.contains(Array(candidate.utf8)) {
             let path = FolderPath.join(input, candidate)
             do {

@@ -283,7 +283,8 @@ public struct SiteBuilder: Sendable {
             for album in albums {
                 for photo in album.photos {
                     for image in photo.images {
-                        try writer.publish(try cache.folder.images.openFile(image.stored), hash: image.hash, as: image.path)
+                        try writer.publish(opening: { () throws(FileSystemError) in try cache.folder.images.openFile(image.stored) },
+                                           hash: image.hash, as: image.path)
                     }
                     if originals != .none {
                         try writer.publish(try OpenFile.open(photo.photo.source), hash: photo.photo.content, as: photo.original,

@@ -8,7 +8,7 @@ enum SitePath {
 
     /// The folder part of a file path ("" at the top).
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.lastIndex(ofASCII: "/") else { return "" }
         return String(path[..<slash])
     }
 
