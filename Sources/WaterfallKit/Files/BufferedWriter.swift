@@ -23,6 +23,11 @@ struct BufferedWriter {
         if buffer.count >= Self.blockSize { try flush() }
     }
 
+    mutating func append<Bytes: Collection>(bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.blockSize { try flush() }
+    }
+
     mutating func flush() throws(FileSystemError) {
         if let code = buffer.withUnsafeBytes({ Self.writeAll($0, to: descriptor) }) {
             throw FileSystemError.system(path, "cannot write", code)

@@ -1,4 +1,5 @@
 import CImageIO
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #else
@@ -49,9 +50,13 @@ struct BuildCache: Sendable {
     let folder: CacheFolder
     /// Entries by the digest of the photo's path (byte for byte: Swift's String equality would merge the
     /// NFC and NFD spellings of one name, which are two files).
-    private(set) var entries: [String: Entry] = [:]
+    private(set) var entries: [UInt64: Entry] = [:]
     /// Entries by content hash, for photos whose time stamps differ (another checkout of the same files).
     private var byContent: [String: Entry] = [:]
+    /// The entries this build recorded, for the index it writes at the end.
+    private let saved = SavedEntries()
+    /// The state of `photos/` the index that was read describes; nil when the entries were read one by one.
+    private var indexed: CacheIndex.Stamp?
 
     static let version = "waterfall-cache-4"
     /// Entries are small; a larger file is not one.
@@ -63,23 +68,53 @@ struct BuildCache: Sendable {
         self.folder = folder
         let stored = (try? folder.root.openFile("version").read(limit: 64)).map { String(decoding: $0, as: UTF8.self) }
         guard stored == Self.version + "\n" else { return }
+        let index = CacheIndex.read(from: folder)
+        indexed = index?.stamp
+        var all: [Entry]
+        if let index {
+            let checked = Self.checked(index.entries, in: folder, jobs: jobs)
+            all = checked.entries
+            // An entry file changed since: the index is rewritten at the end, to spare the next build the read.
+            if !checked.exact { indexed = nil }
+        } else {
+            all = Self.readEntries(in: folder, jobs: jobs)
+        }
+        entries.reserveCapacity(all.count)
+        for entry in all {
+            entries[Self.digestValue(entry.name)] = entry
+            byContent[entry.content] = entry
+        }
+    }
+
+    /// The entries of `photos/`, one file each, `jobs` at a time; those that do not parse are left out.
+    private static func readEntries(in folder: CacheFolder, jobs: Int) -> [Entry] {
         let names = ((try? folder.photos.list()) ?? []).compactMap { entry -> String? in
             guard let name = entry.text, entry.kind == .file, name.hasSuffix(".json") else { return nil }
             return name
         }
         let photos = folder.photos
-        let parsed = names.parallelMap(jobs: jobs) { name -> Entry? in
-            guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes),
-                  let json = try? JSONParser.parse(bytes: bytes),
-                  let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return nil }
-            return parsed
+        return names.parallelMap(jobs: jobs) { name in readEntry(name, in: photos) }.compactMap { $0 }
+    }
+
+    /// The entry in the file `name` of `photos/`, when it parses and is that photo's.
+    private static func readEntry(_ name: String, in photos: FolderHandle) -> Entry? {
+        guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes),
+              let json = try? JSONParser.parse(bytes: bytes),
+              let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return nil }
+        return parsed
+    }
+
+    /// The index's entries whose files in `photos/` are still the ones it was written from (same inode,
+    /// size and time stamp: one status each, no read); a file changed since is read again, one gone is
+    /// left out.
+    private static func checked(_ indexed: [CacheIndex.Item], in folder: CacheFolder, jobs: Int) -> (entries: [Entry], exact: Bool) {
+        let photos = folder.photos
+        let checked = indexed.parallelMap(jobs: jobs) { item -> (Entry?, same: Bool) in
+            let name = Self.digest(item.entry.name) + ".json"
+            guard let info = photos.status(name), EntryKind(info.st_mode) == .file else { return (nil, false) }
+            return CacheIndex.FileStamp(info) == item.file ? (item.entry, true) : (readEntry(name, in: photos), false)
         }
-        entries.reserveCapacity(parsed.count)
-        for entry in parsed {
-            guard let entry else { continue }
-            entries[Self.digest(entry.name)] = entry
-            byContent[entry.content] = entry
-        }
+        return (checked.compactMap(\.0), checked.allSatisfy(\.same))
     }
 
     /// Records this version's layout (claiming an older cache's folder for it) before anything is stored.
@@ -94,7 +129,7 @@ struct BuildCache: Sendable {
 
     /// The photo's own entry, when its file has the size and time stamp the entry recorded (no byte read).
     func unchangedEntry(for name: String, status: FileStatus) -> Entry? {
-        guard let own = entries[Self.digest(name)], Self.sameBytes(own.name, name), own.size == status.size,
+        guard let own = entries[Self.digestValue(name)], Self.sameBytes(own.name, name), own.size == status.size,
               own.modified == status.modified else { return nil }
         return own
     }
@@ -102,7 +137,7 @@ struct BuildCache: Sendable {
     /// The entry for a photo whose file has content hash `content`: its own entry when that recorded the same
     /// content, else any photo's with that content (the same photo moved or copied, or another checkout).
     func entry(for name: String, content: String, status: FileStatus) -> Entry? {
-        let own = entries[Self.digest(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
+        let own = entries[Self.digestValue(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
         guard var entry = own.flatMap({ $0.content == content ? $0 : nil }) ?? byContent[content] else { return nil }
         entry.name = name
         entry.size = status.size
@@ -152,10 +187,31 @@ struct BuildCache: Sendable {
     func save(_ entry: Entry) {
         let temporary = temporaryName("entry-" + Self.digest(entry.name))
         folder.tmp.remove(temporary)
-        guard (try? folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))) != nil else { return }
-        if (try? folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")) == nil {
+        guard (try? folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))) != nil,
+              (try? folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")) != nil else {
             folder.tmp.remove(temporary)
+            saved.fail()
+            return
         }
+        saved.add(entry, as: Self.digestValue(entry.name))
+    }
+
+    /// After a whole build (and `prune`): writes the index of the entries of `names`, the photos whose
+    /// entries `photos/` now holds, so the next build reads one file. Not when an entry could not be
+    /// saved: the index would not be what `photos/` holds.
+    func writeIndex(photos names: [String]) {
+        guard let saved = saved.all else { return }
+        // The index read is still the truth when nothing was saved or removed since.
+        if saved.isEmpty, let indexed, CacheIndex.Stamp(folder.photos) == indexed { return }
+        // Lazily: a whole second copy of 100,000 entries would raise the build's peak memory.
+        let photos = folder.photos
+        let indexed = names.lazy.compactMap { name -> CacheIndex.Item? in
+            let key = Self.digestValue(name)
+            guard let entry = saved[key] ?? entries[key], Self.sameBytes(entry.name, name),
+                  let info = photos.status(Self.digest(name) + ".json"), EntryKind(info.st_mode) == .file else { return nil }
+            return CacheIndex.Item(entry: entry, file: CacheIndex.FileStamp(info))
+        }
+        CacheIndex.write(indexed, to: folder, temporary: temporaryName("index"))
     }
 
     /// After a whole build: removes the entries of photos that are gone and the images nothing uses any
@@ -191,14 +247,24 @@ struct BuildCache: Sendable {
     }
 
     /// A stable 64-bit FNV-1a digest of a string's bytes, as 16 hex digits: file names for entries and images.
-    static func digest(_ text: String) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return ContentHash.hex(value)
-    }
+    static func digest(_ text: String) -> String { ContentHash.hex(digestValue(text)) }
+
+    static func digestValue(_ text: String) -> UInt64 { Checksum.of(text.utf8) }
 
     /// Byte-for-byte equality (not Swift's canonical equivalence).
     static func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+}
+
+/// The entries a build saved, from every core, by the digest of the photo's path; whether one failed.
+private final class SavedEntries: Sendable {
+    private let state = Mutex<(entries: [UInt64: BuildCache.Entry], failed: Bool)>(([:], false))
+
+    func add(_ entry: BuildCache.Entry, as key: UInt64) { state.withLock { $0.entries[key] = entry } }
+
+    func fail() { state.withLock { $0.failed = true } }
+
+    /// nil when a save failed.
+    var all: [UInt64: BuildCache.Entry]? { state.withLock { $0.failed ? nil : $0.entries } }
 }
 
 /// A file proven to hold content with a given hash, as it was then: if its identity, size and time stamp
@@ -249,7 +315,7 @@ extension BuildCache.Entry {
                   case .int(let bytes)? = part["bytes"], case .string(let hash)? = part["hash"],
                   case .int(let w)? = part["width"], case .int(let h)? = part["height"],
                   case .string(let kind)? = part["format"], let derivedFormat = ImageFormat(rawValue: kind),
-                  !file.contains("/"), !file.hasPrefix("."), !file.isEmpty, Self.plausible(w, h) else { return nil }
+                  Self.isStoreName(file), Self.plausible(w, h) else { return nil }
             var color: AverageColor?
             if case .string(let hex)? = part["average"] { color = AverageColor(hex: hex) }
             self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
@@ -257,8 +323,11 @@ extension BuildCache.Entry {
         }
     }
 
+    /// A name in the image store (a planted entry may not name a file outside it).
+    static func isStoreName(_ file: String) -> Bool { !file.contains("/") && !file.hasPrefix(".") && !file.isEmpty }
+
     /// Sizes a header reader could have produced (a damaged or planted entry is not trusted to be sane).
-    private static func plausible(_ width: Int, _ height: Int) -> Bool {
+    static func plausible(_ width: Int, _ height: Int) -> Bool {
         (1...1_000_000).contains(width) && (1...1_000_000).contains(height)
     }
 

@@ -67,7 +67,9 @@ public struct SiteBuilder: Sendable {
         let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
                                 originals: configuration.originals, into: &writer)
         // Photos that failed this build keep their entries (their images may come back with a fix).
-        _ = cache.prune(keepingPhotos: scanned.photos.map(\.name), images: derived.photos.flatMap { $0.images.map(\.stored) })
+        let names = scanned.photos.map(\.name)
+        _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
+        cache.writeIndex(photos: names)
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: written, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)

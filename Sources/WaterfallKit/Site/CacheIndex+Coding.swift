@@ -1,0 +1,188 @@
+/// How `CacheIndex` writes and reads its values.
+
+/// A 64-bit FNV-1a checksum: a torn or damaged index is not read.
+enum Checksum {
+    static let start: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    static func of<Bytes: Collection>(_ bytes: Bytes, from value: UInt64 = start) -> UInt64 where Bytes.Element == UInt8 {
+        var value = value
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return value
+    }
+}
+
+/// Writes the index's values into a file in blocks, keeping its checksum.
+struct ByteWriter {
+    private var file: BufferedWriter
+    private var block: [UInt8] = []
+    private var checksum = Checksum.start
+
+    init(_ file: BufferedWriter) {
+        self.file = file
+        block.reserveCapacity(1 << 16)
+    }
+
+    mutating func bytes<Bytes: Collection>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+        block.append(contentsOf: bytes)
+        if block.count >= 1 << 16 { try spill() }
+    }
+
+    mutating func uint64(_ value: UInt64) throws(FileSystemError) {
+        try withUnsafeBytes(of: value.littleEndian) { (raw) throws(FileSystemError) in try bytes(raw) }
+    }
+
+    mutating func int(_ value: Int) throws(FileSystemError) { try uint64(UInt64(bitPattern: Int64(value))) }
+
+    mutating func count(_ value: Int) throws(FileSystemError) { try uint64(UInt64(value)) }
+
+    mutating func string(_ text: String) throws(FileSystemError) {
+        try count(text.utf8.count)
+        try bytes(text.utf8)
+    }
+
+    mutating func optional(_ text: String?) throws(FileSystemError) {
+        try bytes(CollectionOfOne(text == nil ? 0 : 1))
+        if let text { try string(text) }
+    }
+
+    mutating func optional(_ number: Int?) throws(FileSystemError) {
+        try bytes(CollectionOfOne(number == nil ? 0 : 1))
+        if let number { try int(number) }
+    }
+
+    mutating func entry(_ entry: BuildCache.Entry, numbers: [String: Int]) throws(FileSystemError) {
+        try string(entry.name)
+        try int(entry.size)
+        try int(entry.modified)
+        try string(entry.content)
+        try string(entry.header.format.rawValue)
+        for value in [entry.header.pixelWidth, entry.header.pixelHeight, entry.header.orientation.rawValue, entry.header.frames] {
+            try int(value)
+        }
+        try optional(entry.facts.summary)
+        try optional(entry.facts.takenText)
+        try optional(entry.facts.taken)
+        try optional(entry.facts.description)
+        try count(entry.derived.count)
+        for label in entry.derived.keys.sorted() {
+            let derived = entry.derived[label]!
+            try count(numbers[label]!)
+            try count(numbers[derived.key]!)
+            try string(derived.file)
+            try int(derived.bytes)
+            try string(derived.hash)
+            try int(derived.width)
+            try int(derived.height)
+            try string(derived.format.rawValue)
+            try optional(derived.averageColor?.hex)
+        }
+    }
+
+    /// Writes what is left and the checksum.
+    mutating func finish() throws(FileSystemError) {
+        try spill()
+        try withUnsafeBytes(of: checksum.littleEndian) { (raw) throws(FileSystemError) in try file.append(bytes: raw) }
+        try file.flush()
+    }
+
+    private mutating func spill() throws(FileSystemError) {
+        checksum = Checksum.of(block, from: checksum)
+        try file.append(bytes: block)
+        block.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Reads the index's values, every length checked against what is left.
+struct ByteReader {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { index == bytes.endIndex }
+
+    mutating func uint64() -> UInt64? {
+        guard bytes.endIndex - index >= 8 else { return nil }
+        var value: UInt64 = 0
+        for offset in (0..<8).reversed() { value = value << 8 | UInt64(bytes[index + offset]) }
+        index += 8
+        return value
+    }
+
+    mutating func int() -> Int? { uint64().map { Int(Int64(bitPattern: $0)) } }
+
+    /// A count or a length: never more than the bytes left could hold.
+    mutating func count() -> Int? {
+        guard let value = uint64(), value <= UInt64(bytes.endIndex - index) else { return nil }
+        return Int(value)
+    }
+
+    mutating func string() -> String? {
+        guard let length = count() else { return nil }
+        let text = String(validating: bytes[index..<index + length], as: UTF8.self)
+        index += length
+        return text
+    }
+
+    mutating func optional() -> String?? {
+        guard index < bytes.endIndex else { return nil }
+        let flag = bytes[index]
+        index += 1
+        switch flag {
+        case 0: return .some(nil)
+        case 1: return string().map { .some($0) }
+        default: return nil
+        }
+    }
+
+    mutating func optionalInt() -> Int?? {
+        guard index < bytes.endIndex else { return nil }
+        let flag = bytes[index]
+        index += 1
+        switch flag {
+        case 0: return .some(nil)
+        case 1: return int().map { .some($0) }
+        default: return nil
+        }
+    }
+
+    mutating func strings() -> [String]? {
+        guard let count = count() else { return nil }
+        var strings: [String] = []
+        for _ in 0..<count {
+            guard let text = string() else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// An entry, held to the same checks as one read from its JSON file.
+    mutating func entry(shared: [String]) -> BuildCache.Entry? {
+        guard let name = string(), let size = int(), let modified = int(), let content = string(),
+              let format = string().flatMap(ImageFormat.init(rawValue:)), let width = int(), let height = int(),
+              let orientation = int(), let frames = int(), let summary = optional(), let takenText = optional(),
+              let taken = optionalInt(), let description = optional(), let derivedCount = count(),
+              BuildCache.Entry.plausible(width, height), (1...8).contains(orientation) else { return nil }
+        var entry = BuildCache.Entry(name: name, size: size, modified: modified, content: content,
+                                     header: ImageHeader(format: format, pixelWidth: width, pixelHeight: height,
+                                                         orientation: Orientation(rawValue: orientation)))
+        if (1...100_000).contains(frames) { entry.header.frames = frames }
+        entry.facts.summary = summary
+        entry.facts.takenText = takenText
+        entry.facts.taken = taken
+        entry.facts.description = description
+        for _ in 0..<derivedCount {
+            guard let label = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
+                  let key = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
+                  let file = string(), let bytes = int(), let hash = string(), let w = int(), let h = int(),
+                  let kind = string().flatMap(ImageFormat.init(rawValue:)), let average = optional(),
+                  BuildCache.Entry.isStoreName(file), BuildCache.Entry.plausible(w, h) else { return nil }
+            entry.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
+                                                      format: kind, averageColor: average.flatMap { AverageColor(hex: $0) })
+        }
+        return entry
+    }
+}
