@@ -52,7 +52,8 @@ struct BuildCache: Sendable {
     /// NFC and NFD spellings of one name, which are two files).
     private(set) var entries: [UInt64: Entry] = [:]
     /// Entries by content hash, for photos whose time stamps differ (another checkout of the same files).
-    private var byContent: [String: Entry] = [:]
+    /// (Their keys in `entries`: a second copy of every entry would cost some 200 bytes a photo.)
+    private var byContent: [String: UInt64] = [:]
     /// The entries this build recorded, for the index it writes at the end.
     private let saved = SavedEntries()
     /// The state of `photos/` the index that was read describes; nil when the entries were read one by one.
@@ -81,8 +82,9 @@ struct BuildCache: Sendable {
         }
         entries.reserveCapacity(all.count)
         for entry in all {
-            entries[Self.digestValue(entry.name)] = entry
-            byContent[entry.content] = entry
+            let key = Self.digestValue(entry.name)
+            entries[key] = entry
+            byContent[entry.content] = key
         }
     }
 
@@ -138,7 +140,7 @@ struct BuildCache: Sendable {
     /// content, else any photo's with that content (the same photo moved or copied, or another checkout).
     func entry(for name: String, content: String, status: FileStatus) -> Entry? {
         let own = entries[Self.digestValue(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
-        guard var entry = own.flatMap({ $0.content == content ? $0 : nil }) ?? byContent[content] else { return nil }
+        guard var entry = own.flatMap({ $0.content == content ? $0 : nil }) ?? byContent[content].flatMap({ entries[$0] }) else { return nil }
         entry.name = name
         entry.size = status.size
         entry.modified = status.modified

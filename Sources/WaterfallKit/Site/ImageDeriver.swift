@@ -105,7 +105,10 @@ struct ImageDeriver: Sendable {
                 (file.role == .view ? 1 : 0, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
             }
             let images = files[index].sorted { rank($0) < rank($1) }
-            outcome.photos.append(PublishedPhoto(photo: photo, images: images))
+            // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).
+            var published = photo
+            published.cached = nil
+            outcome.photos.append(PublishedPhoto(photo: published, images: images))
             outcome.made += images.count { $0.made }
             outcome.kept += images.count { !$0.made }
             // A photo found by its content under a new time stamp: record the new one for a quick next build.

@@ -47,7 +47,10 @@ public struct SiteBuilder: Sendable {
         let sizes = ImageSizes(configuration: configuration)
         let deriver = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration),
                                    jobs: options.jobs)
-        let derived = deriver.derive(scanned.photos, trusting: writer.records.proven, observe: observe)
+        var derived = deriver.derive(scanned.photos, trusting: writer.records.proven, observe: observe)
+        // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
+        let names = scanned.photos.map(\.name)
+        scanned.photos = []
         skipped += derived.skipped
         try failIfStrict(skipped)
         timer.lap("images")
@@ -60,6 +63,9 @@ public struct SiteBuilder: Sendable {
 
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
                               settings: albumSettings, input: options.input, warn: { observe(.warning($0)) })
+        // The tree holds the photos now; what the end of the build needs of the list is kept apart.
+        let (photoCount, storedImages) = (derived.photos.count, derived.photos.flatMap { $0.images.map(\.stored) })
+        derived.photos = []
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
@@ -67,11 +73,10 @@ public struct SiteBuilder: Sendable {
         let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
                                 originals: configuration.originals, into: &writer)
         // Photos that failed this build keep their entries (their images may come back with a fix).
-        let names = scanned.photos.map(\.name)
-        _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
+        _ = cache.prune(keepingPhotos: names, images: storedImages)
         cache.writeIndex(photos: names)
         timer.lap("pages")  // rendered and written together, one page at a time
-        return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: written, derived: derived,
+        return finish(timer: timer, photos: photoCount, skipped: skipped, written: written, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)
     }
 
