@@ -34,7 +34,8 @@ help:
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
 	@echo "make bench-headers   header-reading speed (JPEG, PNG, HEIC) against the I/O floor, imagesize and vipsheader"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy; flush shares"
-	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal"
+	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal;"
+	@echo "                     the first build of each input format against that format's floor (issue 14)"
 	@echo "make bench-encode    derived-image encoders: JPEG q82, WebP and AVIF at several qualities and speeds (ms, bytes)"
 	@echo "make bench-bytes     bytes a visitor downloads (390 and 1440 px, Chromium) and first-build time per formats set, real photos"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
@@ -166,6 +167,22 @@ $(BENCH_DIR)/thumbs-heic/.done: Benchmarks/thumbs/generate_heic.py Tests/Tools/h
 	.venv/bin/python Benchmarks/thumbs/generate_heic.py $(BENCH_DIR)/thumbs-heic 40
 	@touch $@
 
+# Galleries of the other formats the build reads, each against its own floor in bench-thumbs (issue 14):
+# AVIF (40, avifenc), WebP (40, cwebp), PNG (24) and GIF (20), made by generate_formats.py.
+THUMBS_FORMATS := avif webp png gif
+
+$(THUMBS_FORMATS:%=$(BENCH_DIR)/thumbs-%/.done): $(BENCH_DIR)/thumbs-%/.done: Benchmarks/thumbs/generate_formats.py \
+		Tests/Tools/make_header_fixtures.py Tests/Tools/mkjpeg.c | venv
+	@scripts/ensure-packages libavif-bin webp
+	@rm -rf $(BENCH_DIR)/thumbs-$*
+	.venv/bin/python Benchmarks/thumbs/generate_formats.py $* $(BENCH_DIR)/thumbs-$*
+	@touch $@
+
+# The PNG floor's decoder: libpng's decode of every row, nothing written (Benchmarks/thumbs/png_decode.c).
+$(BENCH_DIR)/png_decode: Benchmarks/thumbs/png_decode.c | deps
+	@mkdir -p $(BENCH_DIR)
+	cc -O2 -o $@ $< -lpng16
+
 # Encode time and bytes of a 500 px and a 2048 px tile per encoder setting (Benchmarks/encode/encode_bench.c).
 ENCODE_BENCH_PHOTOS ?= SampleGallery/coffee-cup.jpg SampleGallery/chelsea-cutout.png SampleGallery/retina-fundus.jpg
 
@@ -191,11 +208,18 @@ bench-bytes: build $(BENCH_DIR)/photos/.done $(BENCH_DIR)/calibration-harness
 	.venv/bin/python Benchmarks/bytes/run.py .build/release/waterfall $(BENCH_DIR)/calibration-harness \
 		$(BENCH_DIR)/photos $(BENCH_DIR)/bytes
 
-bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done
-	@scripts/ensure-packages libvips-tools imagemagick libheif-examples libjpeg-turbo-progs
+# BENCH_THUMBS_FLAGS=--formats-only: only the formats other than JPEG against their floors.
+BENCH_THUMBS_FLAGS ?=
+
+bench-thumbs: build $(BENCH_DIR)/thumbs/.done $(BENCH_DIR)/thumbs-heic/.done $(THUMBS_FORMATS:%=$(BENCH_DIR)/thumbs-%/.done) \
+		$(BENCH_DIR)/png_decode
+	@scripts/ensure-packages libvips-tools imagemagick libheif-examples libjpeg-turbo-progs libavif-bin webp giflib-tools \
+		netpbm
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
 	.venv/bin/python Benchmarks/thumbs/run.py .build/release/waterfall $(BENCH_DIR)/thumbs $(BENCH_DIR)/thumbs-work \
-		$(BENCH_DIR)/thumbs-heic
+		$(BENCH_DIR)/thumbs-heic --avif $(BENCH_DIR)/thumbs-avif --webp $(BENCH_DIR)/thumbs-webp \
+		--png $(BENCH_DIR)/thumbs-png --png-decoder $(BENCH_DIR)/png_decode --gif $(BENCH_DIR)/thumbs-gif \
+		$(BENCH_THUMBS_FLAGS)
 
 bench-scale: build
 	@scripts/ensure-packages time
