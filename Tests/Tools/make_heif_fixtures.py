@@ -185,6 +185,16 @@ def refused(name: str, kind: str, message: str, note: str) -> dict:
     return {"file": name, "error": {"kind": kind, "message": message}, "note": note}
 
 
+def avif_transforms(coded: Coded) -> list[tuple[str, list[bytes], tuple[int, int], str]]:
+    """AVIFs whose display needs clap, irot and imir together (libavif's route applies them itself)."""
+    w, h = coded.width, coded.height
+    return [
+        ("clap-irot-270.avif", [clap(200, 80, 10, -4), irot(3)], (80, 200), "clap, then irot 270°"),
+        ("irot-90-imir-1.avif", [irot(1), imir(1)], (h, w), "irot 90°, then imir left-right"),
+        ("imir-0.avif", [imir(0)], (w, h), "imir top-bottom"),
+    ]
+
+
 # ---------------------------------------------------------------- the fixtures
 
 def main() -> None:
@@ -270,6 +280,9 @@ def main() -> None:
     expected.append(readable("clap-irot-270.heic", "heic", 80, 200, note="clap, then irot 270°"))
     (OUT / "irot-90.avif").write_bytes(single(wide_av1, [irot(1)], brand=b"avif"))
     expected.append(readable("irot-90.avif", "avif", wide_av1.height, wide_av1.width, note="AVIF with irot 90°"))
+    for name, extra, size, note in avif_transforms(wide_av1):
+        (OUT / name).write_bytes(single(wide_av1, extra, brand=b"avif"))
+        expected.append(readable(name, "avif", *size, note=note))
 
     def grid(rows: int, columns: int, width: int, height: int, extra: list[bytes] = (), tile_data=None,
              declared=None) -> bytes:

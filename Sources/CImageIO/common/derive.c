@@ -547,6 +547,8 @@ done:
 
 /* ---- for tests ---- */
 
+static void decode_image(const char *path, int libheif_only, wf_image *out);
+
 static wf_derive_status collect_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
     resampling_sink *s = self;
     s->expected_width = s->out_width = width;
@@ -554,7 +556,11 @@ static wf_derive_status collect_begin(void *self, uint32_t width, uint32_t heigh
     return sink_begin(self, width, height, channels, message, size);
 }
 
-void wf_decode_image(const char *path, wf_image *out) {
+void wf_decode_image(const char *path, wf_image *out) { decode_image(path, 0, out); }
+
+void wf_decode_image_by_libheif(const char *path, wf_image *out) { decode_image(path, 1, out); }
+
+static void decode_image(const char *path, int libheif_only, wf_image *out) {
     memset(out, 0, sizeof *out);
     wf_header header;
     wf_read_header_path(path, &header);
@@ -565,7 +571,8 @@ void wf_decode_image(const char *path, wf_image *out) {
     }
     resampling_sink sink = {0};
     wf_pixel_sink callbacks = {.begin = collect_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-    wf_decode_options options = {.scale_denom = 1, .max_scans = DEFAULT_MAX_SCANS, .max_memory = default_max_memory};
+    wf_decode_options options = {.scale_denom = 1, .max_scans = DEFAULT_MAX_SCANS, .max_memory = default_max_memory,
+                                 .libheif_only = libheif_only};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
     decode_file(path, header.format, &options, &callbacks, &outcome);
     free(outcome.icc);

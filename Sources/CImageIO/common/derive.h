@@ -31,6 +31,7 @@ typedef struct {
     uint32_t max_scans;
     uint64_t max_memory;
     int want_icc;
+    int libheif_only; /* AVIF: never libavif's route (tests compare the two) */
 } wf_decode_options;
 
 /* Profiles beyond this size are dropped (with a warning), never buffered. */
@@ -41,6 +42,10 @@ void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel
 /* HEIC and AVIF: the primary image, transformations (clap, irot, imir) applied, 8-bit sRGB-encoded RGB(A)
  * (10-bit and HDR sources converted), its ICC profile (or one made from its nclx colour description). */
 void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+/* AVIF by libavif, where it decodes the image as the libheif route would (8-bit, opaque, SDR, sRGB-like
+ * or ICC): 1 when it did (`out` says how it went), 0 when the libheif route should (nothing sent to the
+ * sink). */
+int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 /* WebP: the still image, or an animation's first frame composed onto its canvas; RGB or RGBA. Honours
  * `scale_denom` (decoded straight to ceil(width / d) × ceil(height / d)). */
 void wf_decode_webp(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);

@@ -2,6 +2,7 @@
  * HEIF and AVIF decoding for derived images: libheif decodes the primary image (a grid of tiles, as
  * iPhones store photos, is assembled by libheif) with its transformations applied (`clap`, `irot`,
  * `imir`), as RGB or RGBA; heif_color.c makes 8-bit samples and the profile of them; rows go to the sink.
+ * The common AVIF goes by libavif instead (avif_decode.c), which is faster at it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,7 @@ void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixe
     const uint8_t *first;
     size_t length = wf_stream_peek(stream, &first);
     const char *name = length >= 12 && memcmp(first + 8, "avi", 3) == 0 ? "AVIF" : "HEIF";
+    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif(stream, options, sink, out)) return;
     wf_heif heif;
     struct heif_error error;
     if (wf_heif_open(&heif, stream, 0, &error) != 0) fail_heif(&heif, out, error, name);

@@ -188,6 +188,10 @@ typedef struct {
 } wf_image;
 
 void wf_decode_image(const char *path, wf_image *out);
+/* For tests: the same, an AVIF always by libheif (never libavif's route), to compare the two. */
+void wf_decode_image_by_libheif(const char *path, wf_image *out);
+/* For tests: 1 when an AVIF goes by libavif's route (8-bit, opaque, SDR, sRGB-like or ICC), else 0. */
+int wf_decodes_with_libavif(const char *path);
 void wf_image_free(wf_image *image);
 
 /* For tests: `image` (1-4 channels) resampled to out_width × out_height, as wf_derive resamples it; with

@@ -109,6 +109,26 @@ struct HEIFImageTests {
         #expect(profile.isEmpty != tagged, "\(fixture.entry.file): \(profile.count) bytes of ICC profile")
     }
 
+    /// The common AVIF (8-bit, opaque, SDR, sRGB-like) is decoded by libavif, which applies clap, irot and
+    /// imir itself: its pixels must be libheif's (the same conversion; rounding apart), turned the same way.
+    @Test(arguments: HEIFFixture.decodable.filter { $0.entry.format == "avif" })
+    func libavifRouteMatchesLibheif(_ fixture: HEIFFixture) throws {
+        let direct = ["still.avif", "irot-90.avif", "clap-irot-270.avif", "irot-90-imir-1.avif", "imir-0.avif"]
+        #expect((wf_decodes_with_libavif(fixture.path) == 1) == direct.contains(fixture.entry.file),
+                "alpha, 10 bits, HDR and wide-gamut nclx stay with libheif")
+        let ours = try TestPixels.decode(fixture.path)
+        var image = wf_image()
+        wf_decode_image_by_libheif(fixture.path, &image)
+        defer { wf_image_free(&image) }
+        try #require(image.status == WF_DERIVE_OK)
+        let count = Int(image.width) * Int(image.height) * Int(image.channels)
+        let libheif = TestPixels(width: Int(image.width), height: Int(image.height), channels: Int(image.channels),
+                                 bytes: Array(UnsafeBufferPointer(start: image.pixels, count: count)))
+        #expect(ours.width == libheif.width && ours.height == libheif.height && ours.channels == libheif.channels)
+        #expect(ours.width == fixture.entry.width && ours.height == fixture.entry.height)
+        #expect(psnr(ours, libheif) >= 45, "\(fixture.entry.file): \(psnr(ours, libheif)) dB")
+    }
+
     @Test(arguments: HEIFFixture.readable.filter { $0.entry.decodeError != nil })
     func damagedImageDataIsAnError(_ fixture: HEIFFixture) throws {
         let folder = try TemporaryFolder()
