@@ -106,9 +106,14 @@ static int push(const avifImage *image, const wf_decode_options *options, wf_pix
     return 1;
 }
 
+/* libavif reads from memory here: files beyond this (no photo is; a hostile file may be) go to libheif,
+ * which reads only what it needs. */
+static const size_t largest_file = 64u << 20;
+
 int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
     size_t length = 0;
-    uint8_t *bytes = wf_stream_slurp(stream, (size_t)options->max_memory, &length);
+    size_t limit = options->max_memory < largest_file ? (size_t)options->max_memory : largest_file;
+    uint8_t *bytes = wf_stream_slurp(stream, limit, &length);
     if (!bytes) return 0;
     avifDecoder *decoder = avifDecoderCreate();
     int handled = 0;
