@@ -150,13 +150,27 @@ struct ContentDigest: Hashable, Sendable {
     }
 
     /// From 32 hex digits; nil for anything else.
+    /// Read byte by byte: a rebuild of 100,000 photos reads some 700,000 of them.
     init?(hex: String) {
-        let utf8 = hex.utf8
-        guard utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else {
-            return nil
+        var words: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        for byte in hex.utf8 {
+            guard count < 32, let digit = Self.digit(byte) else { return nil }
+            if count < 16 { words.0 = words.0 << 4 | digit } else { words.1 = words.1 << 4 | digit }
+            count += 1
         }
-        self.high = high
-        self.low = low
+        guard count == 32 else { return nil }
+        self.init(words)
+    }
+
+    /// The value of one hex digit (either case); nil for any other byte.
+    private static func digit(_ byte: UInt8) -> UInt64? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 
     var hex: String { ContentHash.hex((high, low)) }

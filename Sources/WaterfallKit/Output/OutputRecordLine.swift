@@ -70,14 +70,27 @@ enum OutputRecordLine {
             return index > start && index - start <= 20 ? bytes[start..<index] : nil
         }
 
+        /// Read in place, without a String per number (a manifest has some two million of them); nil on
+        /// overflow, as `UInt64(String)` gives.
         private mutating func unsigned() -> UInt64? {
-            digits().flatMap { UInt64(String(decoding: $0, as: UTF8.self)) }
+            guard let run = digits() else { return nil }
+            var value: UInt64 = 0
+            for byte in run {
+                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                guard !overflow, !carry else { return nil }
+                value = sum
+            }
+            return value
         }
 
+        /// A decimal `Int`, perhaps negative; nil outside its range, as `Int(String)` gives.
         private mutating func number() -> Int? {
             let negative = index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
             if negative { index += 1 }
-            return digits().flatMap { Int((negative ? "-" : "") + String(decoding: $0, as: UTF8.self)) }
+            guard let magnitude = unsigned() else { return nil }
+            if negative { return magnitude <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil }
+            return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
         }
     }
 

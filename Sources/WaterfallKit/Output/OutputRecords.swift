@@ -69,7 +69,11 @@ struct OutputRecords: Sendable {
     static func read(from state: FolderHandle) -> OutputRecords {
         var records = OutputRecords()
         for name in [manifestName, journalName] {
-            try? state.openFile(name).forEachLine { line in
+            guard let file = try? state.openFile(name) else { continue }
+            // Room for every line at once (a record takes some 180 bytes): growing a dictionary of 400,000
+            // records rehashes them all several times.
+            records.files.reserveCapacity(records.files.count + file.size / 160)
+            try? file.forEachLine { line in
                 guard let record = OutputRecordLine.parse(line) else { return }
                 records.add(record)
                 if name == journalName { records.isManifestOnly = false }

@@ -237,8 +237,13 @@ struct BuildCache: Sendable {
         ((try? folder.list()) ?? []).compactMap { entry in
             guard entry.kind != .folder, let name = entry.text, let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return nil }
             let stem = name.dropLast(suffix.count)
-            return stem.count == 16 && stem.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) ? name : nil
+            // By bytes: a cache of 100,000 photos lists some 400,000 names.
+            return stem.utf8.count == 16 && stem.utf8.allSatisfy(isLowerHex) ? name : nil
         }
+    }
+
+    private static func isLowerHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
     /// The file's 128-bit content hash as hex; nil when it cannot be read (or is not a regular file).
