@@ -32,13 +32,13 @@ enum OutputRecordLine {
 
         mutating func record() -> OwnedFile? {
             guard literal(#"{"path": ""#), let path = plainString(), literal(#", "size": "#), let size = number(),
-                  literal(#", "hash": ""#), let hash = plainString().map(ContentDigest.init(hex:)),
+                  literal(#", "hash": ""#), let hash = digest(),
                   literal(#", "device": ""#), let device = unsigned(),
                   literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number()
             else { return nil }
             var inputs: ContentDigest?
             if literal(#", "inputs": ""#) {
-                guard let digest = plainString().flatMap(ContentDigest.init(hex:)) else { return nil }
+                guard let digest = digest().flatMap({ $0 }) else { return nil }
                 inputs = digest
             }
             guard literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
@@ -62,6 +62,17 @@ enum OutputRecordLine {
                   let text = String(validating: run, as: UTF8.self) else { return nil }
             index = end + 1
             return text
+        }
+
+        /// A string field read as a digest: the digest when it is 32 hex digits (read in place, the common
+        /// case), nil inside when it is another plain string, nil when it is not a plain string.
+        private mutating func digest() -> ContentDigest?? {
+            let end = index + 32
+            if end < bytes.endIndex, bytes[end] == UInt8(ascii: "\""), let digest = ContentDigest(hexBytes: bytes[index..<end]) {
+                index = end + 1
+                return .some(digest)
+            }
+            return plainString().map(ContentDigest.init(hex:))
         }
 
         private mutating func digits() -> ArraySlice<UInt8>? {

@@ -64,7 +64,7 @@ struct ByteWriter {
         try optional(entry.facts.taken)
         try optional(entry.facts.description)
         try count(entry.derived.count)
-        for label in entry.derived.keys.sorted() {
+        for label in entry.derived.labels {
             let derived = entry.derived[label]!
             try count(numbers[label]!)
             try count(numbers[derived.key]!)

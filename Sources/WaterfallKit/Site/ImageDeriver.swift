@@ -152,7 +152,7 @@ extension ImageDeriver {
         let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
         var made: [DerivedFile] = []
         var entry = photo.freshEntry
-        entry.derived = job.untouched
+        entry.derived = DerivedImages(job.untouched)
         let images = thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
         let start = ContinuousClock.now
         defer { split.store += WorkSplit.seconds(since: start) }
