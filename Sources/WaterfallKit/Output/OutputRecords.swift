@@ -58,10 +58,21 @@ struct OutputRecords: Sendable {
     static let journalName = "journal"
     private static let heading = #"{"waterfall":"manifest","version":1}"#
 
-    /// By path (as bytes: two spellings of one name are two paths), the latest record that may prove the
-    /// file, and (rarely: a build stopped half way) the earlier ones.
-    private(set) var files: [ExactPath: OwnedFile] = [:]
+    /// The latest record of every path, and where each is by path (as bytes: two spellings of one name are
+    /// two paths): an index into the list rather than the record itself, so the table of 400,000 paths stays
+    /// small (its slots are allocated for twice as many). Earlier records (rarely: a build stopped half way)
+    /// beside them.
+    private var all: [OwnedFile] = []
+    private var slots: [ExactPath: Int32] = [:]
     private var earlier: [ExactPath: [OwnedFile]] = [:]
+
+    /// What proves a file at a path: nothing, the latest record of that path (named, not copied: a plan
+    /// holds one for every file of the site), or another record.
+    enum Proof: Sendable, Equatable {
+        case none
+        case latest
+        indirect case other(OwnedFile)
+    }
 
     init() {}
 
@@ -70,9 +81,10 @@ struct OutputRecords: Sendable {
         var records = OutputRecords()
         for name in [manifestName, journalName] {
             guard let file = try? state.openFile(name) else { continue }
-            // Room for every line at once (a record takes some 180 bytes): growing a dictionary of 400,000
+            // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
             // records rehashes them all several times.
-            records.files.reserveCapacity(records.files.count + file.size / 160)
+            records.slots.reserveCapacity(records.count + file.size / 160)
+            records.all.reserveCapacity(records.count + file.size / 160)
             try? file.forEachLine { line in
                 guard let record = OutputRecordLine.parse(line) else { return }
                 records.add(record)
@@ -85,40 +97,70 @@ struct OutputRecords: Sendable {
     /// Whether the records all came from a manifest (no journal of a stopped build added any).
     private(set) var isManifestOnly = true
 
-    /// Whether `files` (path, record) are exactly these records, one for one: then the manifest on disk is
-    /// already the one the build would write.
-    func same<Files: Collection>(as files: Files) -> Bool where Files.Element == (ExactPath, OwnedFile?) {
-        files.count == self.files.count && earlier.isEmpty && files.allSatisfy { path, record in
-            record != nil && self.files[path] == record
+    /// How many paths the records name.
+    var count: Int { all.count }
+
+    /// The latest record of `path`.
+    func record(at path: ExactPath) -> OwnedFile? { slots[path].map { all[Int($0)] } }
+
+    /// The record `proof` names for `path`.
+    func resolve(_ proof: Proof, at path: ExactPath) -> OwnedFile? {
+        switch proof {
+        case .none: nil
+        case .latest: record(at: path)
+        case .other(let record): record
+        }
+    }
+
+    /// Whether `files` (path, what proves its file) are exactly these records, one for one: then the
+    /// manifest on disk is already the one the build would write.
+    func same<Files: Collection>(as files: Files) -> Bool where Files.Element == (ExactPath, Proof) {
+        files.count == count && earlier.isEmpty && files.allSatisfy { path, proof in
+            switch proof {
+            case .none: false
+            case .latest: true
+            case .other(let record): self.record(at: path) == record
+            }
         }
     }
 
     private mutating func add(_ record: OwnedFile) {
-        if let previous = files.updateValue(record, forKey: ExactPath(record.path)) {
-            earlier[ExactPath(record.path), default: []].append(previous)
+        let path = ExactPath(record.path)
+        if let slot = slots[path] {
+            earlier[path, default: []].append(all[Int(slot)])
+            all[Int(slot)] = record
+        } else {
+            slots[path] = Int32(all.count)
+            all.append(record)
         }
     }
 
     /// Every path the records name.
-    var paths: [String] { files.values.map(\.path) }
+    var paths: [String] { all.map(\.path) }
 
     /// The newest record of every path.
-    var latest: [OwnedFile] { Array(files.values) }
+    var latest: [OwnedFile] { all }
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
-    var proven: Set<ProvenFile> { Set(files.values.compactMap(\.proven) + earlier.values.flatMap { $0.compactMap(\.proven) }) }
+    var proven: Set<ProvenFile> { Set(all.compactMap(\.proven) + earlier.values.flatMap { $0.compactMap(\.proven) }) }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
     /// hash as it is now; nil when none does. `open` opens the file for hashing, only when needed.
     func owner(of path: String, info: stat, open: () -> OpenFile?) -> OwnedFile? {
-        guard EntryKind(info.st_mode) == .file, let latest = files[ExactPath(path)] else { return nil }
-        if latest.isUnchanged(info) { return latest }  // the common case, without a copy of anything
-        let candidates = [latest] + (earlier[ExactPath(path)] ?? [])
-        if let same = candidates.first(where: { $0.isUnchanged(info) }) { return same }
+        resolve(proof(of: path, info: info, open: open), at: ExactPath(path))
+    }
+
+    /// `owner`, naming the latest record instead of copying it when that is the one (the common case).
+    func proof(of path: String, info: stat, open: () -> OpenFile?) -> Proof {
+        let key = ExactPath(path)
+        guard EntryKind(info.st_mode) == .file, let latest = record(at: key) else { return .none }
+        if latest.isUnchanged(info) { return .latest }
+        let candidates = [latest] + (earlier[key] ?? [])
+        if let same = candidates.first(where: { $0.isUnchanged(info) }) { return .other(same) }
         let sized = candidates.filter { $0.size == Int(info.st_size) }
         guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? file.contentDigest(),
-              sized.contains(where: { $0.hash == hash }) else { return nil }
-        return OwnedFile(path: path, info: info, hash: hash)
+              sized.contains(where: { $0.hash == hash }) else { return .none }
+        return .other(OwnedFile(path: path, info: info, hash: hash))
     }
 
     /// Writes the manifest for `files` as the new file `name` in `folder`, sorted by path bytes so the same

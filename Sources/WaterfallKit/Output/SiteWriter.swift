@@ -83,7 +83,7 @@ struct SiteWriter {
         let checker = Checker(output: output, records: records, legacyPaths: legacyPaths, publishing: publishing)
         let checked = folders.parallelMap(jobs: jobs) { folder in
             folder.paths.map { path in
-                Result { () throws(FileSystemError) in try folder.handle.flatMap { handle throws(FileSystemError) in try checker.check(path, in: handle) } }
+                Result { () throws(FileSystemError) in try folder.handle.map { handle throws(FileSystemError) in try checker.check(path, in: handle) } ?? .none }
             }
         }
         planned.reserveCapacity(paths.count)
@@ -110,19 +110,20 @@ struct SiteWriter {
         /// The record of the file already at `path` when it is Waterfall's; nil when there is none. Anything
         /// else there is in the way. A file about to be hard-linked there may be that very file (an original
         /// edited in place since it was linked), which is no stranger.
-        func check(_ path: String, in folder: FolderHandle) throws(FileSystemError) -> OwnedFile? {
+        func check(_ path: String, in folder: FolderHandle) throws(FileSystemError) -> OutputRecords.Proof {
             let name = FolderPath.lastComponent(of: path)
-            guard let info = folder.status(name) else { return nil }
+            guard let info = folder.status(name) else { return .none }
             let shown = FolderPath.join(output, path)
             switch EntryKind(info.st_mode) {
             case .folder: throw FileSystemError(shown, "is a folder where the site needs a file; move it away or choose another output folder")
             case .link: throw FileSystemError(shown, "is a symbolic link, which Waterfall never writes through; move it away or choose another output folder")
             case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
             case .file:
-                if let source = publishing[path], FileIdentity(info) == source, records.files[ExactPath(path)] != nil {
-                    return OwnedFile(path: path, info: info, hash: nil)  // itself: linked again, whatever it holds now
+                if let source = publishing[path], FileIdentity(info) == source, records.record(at: ExactPath(path)) != nil {
+                    return .other(OwnedFile(path: path, info: info, hash: nil))  // itself: linked again, whatever it holds now
                 }
-                guard let owner = records.owner(of: path, info: info, open: { try? folder.openFile(name) }) else {
+                let owner = records.proof(of: path, info: info, open: { try? folder.openFile(name) })
+                guard owner != .none else {
                     if legacyPaths.contains(path) {
                         throw FileSystemError(shown, "was written by Waterfall 0.1, whose records cannot prove it; "
                             + "delete \(PathText.display(output)) and build again")
@@ -212,7 +213,11 @@ struct SiteWriter {
         let hash = ContentDigest.of(bytes)
         if let existing = try existing(path), existing.hash == hash {
             planned[ExactPath(path)]?.state = .kept
-            planned[ExactPath(path)]?.existing?.inputs = inputs
+            if existing.inputs != inputs {
+                var record = existing
+                record.inputs = inputs
+                planned[ExactPath(path)]?.existing = .other(record)
+            }
             return
         }
         let temporary = nextTemporary()
@@ -253,7 +258,7 @@ struct SiteWriter {
         guard let entry = planned[ExactPath(path)] else {
             throw FileSystemError(FolderPath.join(output, path), "was not planned (a bug in Waterfall: nothing was changed)")
         }
-        return entry.existing
+        return records.resolve(entry.existing, at: ExactPath(path))
     }
 
     /// A path in the staging folder for C code to create a file at (exclusively); `adopt` stages it.
@@ -313,7 +318,7 @@ struct SiteWriter {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
             let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
-            if let before = planned[ExactPath(record.path)]?.existing {
+            if let proof = planned[ExactPath(record.path)]?.existing, let before = records.resolve(proof, at: ExactPath(record.path)) {
                 // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
                 guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
                       before.hash == nil || Int(now.st_size) == before.size else {
@@ -334,7 +339,7 @@ struct SiteWriter {
         // The manifest on disk is already this one when nothing was staged and every planned path is kept with
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
         if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map { ($0.key, $0.value.existing) })) {
-            let kept = planned.values.compactMap { $0.state == .kept ? $0.existing : nil }
+            let kept = planned.compactMap { $0.value.state == .kept ? records.resolve($0.value.existing, at: $0.key) : nil }
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
             try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
@@ -364,7 +369,7 @@ struct SiteWriter {
         var removed: [String] = [], leftAlone: [String] = []
         // A record proves a file only at its own path, so when as many planned paths found their file proven
         // as there are records, every record's path is planned: nothing is stale (the rebuild's case).
-        if planned.values.count(where: { $0.existing != nil }) == records.files.count { return ([], []) }
+        if planned.values.count(where: { $0.existing != .none }) == records.count { return ([], []) }
         let stale = records.paths.filter { planned[ExactPath($0)] == nil }
             .sorted { ExactPath.precedes($0, $1) }
         for path in stale {
@@ -420,7 +425,8 @@ struct SiteWriter {
 private struct Planned {
     enum State { case pending, kept, staged }
 
-    var existing: OwnedFile?
+    /// What proves the file already at its path is Waterfall's (the latest record named, not copied).
+    var existing: OutputRecords.Proof
     var state = State.pending
 }
 
