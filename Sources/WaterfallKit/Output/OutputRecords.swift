@@ -142,7 +142,11 @@ struct OutputRecords: Sendable {
     var latest: [OwnedFile] { all }
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
-    var proven: Set<ProvenFile> { Set(all.compactMap(\.proven) + earlier.values.flatMap { $0.compactMap(\.proven) }) }
+    var proven: ProvenFiles {
+        var files = all.compactMap(\.proven)
+        for records in earlier.values { files += records.compactMap(\.proven) }
+        return ProvenFiles(files)
+    }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
     /// hash as it is now; nil when none does. `open` opens the file for hashing, only when needed.

@@ -151,7 +151,7 @@ struct BuildCache: Sendable {
     /// of its recorded size whose content hash is the recorded one. A file the output's records show was
     /// proven before and has not changed since (`trusted`) is taken on its status alone; any other is
     /// opened and hashed. false means: make it again.
-    func holds(_ derived: Derived, trusting trusted: Set<ProvenFile>) -> Bool {
+    func holds(_ derived: Derived, trusting trusted: ProvenFiles) -> Bool {
         guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file,
               Int(info.st_size) == derived.bytes else { return false }
         if let digest = ContentDigest(hex: derived.hash),
@@ -214,6 +214,13 @@ struct BuildCache: Sendable {
             return CacheIndex.Item(entry: entry, file: CacheIndex.FileStamp(info))
         }
         CacheIndex.write(indexed, to: folder, temporary: temporaryName("index"))
+    }
+
+    /// Lets go of the entries read (after `writeIndex`, which needs them): the rest of a build only stores
+    /// and opens images.
+    mutating func forgetEntries() {
+        entries = [:]
+        byContent = [:]
     }
 
     /// After a whole build: removes the entries of photos that are gone and the images nothing uses any

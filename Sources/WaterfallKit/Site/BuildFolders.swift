@@ -13,12 +13,14 @@ struct BuildFolders {
         cache = try Self.openCache(options, writer, create: false).map { BuildCache(folder: $0, jobs: options.jobs) }
     }
 
-    /// Opens (making them when missing) both.
+    /// Opens (making them when missing) both, and hands them over: no copy stays here, so the cache's
+    /// entries can be let go part way through the build.
     mutating func openAll() throws(BuildError) -> (SiteWriter, BuildCache) {
         if writer == nil { writer = try Self.openOutput(options) }
         guard let writer else { throw BuildError("\(PathText.display(options.output)): cannot open the output folder") }
         if cache == nil { cache = try Self.openCache(options, writer, create: true).map { BuildCache(folder: $0, jobs: options.jobs) } }
         guard let cache else { throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache") }
+        (self.writer, self.cache) = (nil, nil)
         return (writer, cache)
     }
 

@@ -39,7 +39,7 @@ struct ImageDeriver: Sendable {
     /// Makes what is missing. An image is kept only when the store still holds it as its entry describes
     /// it (content hash included); `proven` are files whose content was proven before and that have not
     /// changed since, which need no hashing.
-    func derive(_ photos: [Photo], trusting proven: Set<ProvenFile>, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
+    func derive(_ photos: [Photo], trusting proven: ProvenFiles, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
         let cache = self.cache
         // Photos of one header (one camera's size) share one set of derivations and keys: made once.
         var sets: [ImageHeader: [(derivation: Derivation, key: String)]] = [:]

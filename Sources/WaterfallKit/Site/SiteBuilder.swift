@@ -45,9 +45,9 @@ public struct SiteBuilder: Sendable {
         timer.lap("scan")
 
         let sizes = ImageSizes(configuration: configuration)
-        let deriver = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration),
-                                   jobs: options.jobs)
-        var derived = deriver.derive(scanned.photos, trusting: writer.records.proven, observe: observe)
+        // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
+        var derived = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration), jobs: options.jobs)
+            .derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
         let names = scanned.photos.map(\.name)
         scanned.photos = []
@@ -66,15 +66,18 @@ public struct SiteBuilder: Sendable {
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.
         let (photoCount, storedImages) = (derived.photos.count, derived.photos.flatMap { $0.images.map(\.stored) })
         derived.photos = []
+        // The cache is brought up to date before the site is written, so that its entries (some 100 MB for
+        // 100,000 photos) are not held while the pages are: nothing after this reads them. Photos that
+        // failed this build keep their entries (their images may come back with a fix).
+        _ = cache.prune(keepingPhotos: names, images: storedImages)
+        cache.writeIndex(photos: names)
+        cache.forgetEntries()
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let pageCount = pages.paths(root).count
         let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
                                 originals: configuration.originals, into: &writer)
-        // Photos that failed this build keep their entries (their images may come back with a fix).
-        _ = cache.prune(keepingPhotos: names, images: storedImages)
-        cache.writeIndex(photos: names)
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: photoCount, skipped: skipped, written: written, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)
