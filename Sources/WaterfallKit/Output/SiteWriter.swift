@@ -27,9 +27,9 @@ struct SiteWriter {
     let state: FolderHandle
     private let tmp: FolderHandle
     private let lock: FileLock
-    let records: OutputRecords
+    private(set) var records = OutputRecords()
     /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
-    private let legacyPaths: Set<String>
+    private var legacyPaths: Set<String> = []
     /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's, and
     /// what became of each.
     private var planned: [ExactPath: Planned] = [:]
@@ -42,8 +42,9 @@ struct SiteWriter {
     /// The longest file name most file systems hold, in bytes.
     static let maximumNameBytes = 255
 
-    /// Opens (or makes) the output folder and locks it.
-    init(output: String) throws(FileSystemError) {
+    /// Opens (or makes) the output folder and locks it, and reads its records unless `readingRecords` is
+    /// off (then `readRecords` does, perhaps on another core while the cache is read).
+    init(output: String, readingRecords: Bool = true) throws(FileSystemError) {
         self.output = output
         root = try FolderHandle.open(output, create: true)
         state = try root.folder(Self.stateFolder, create: true)
@@ -55,6 +56,11 @@ struct SiteWriter {
         for entry in (try? tmp.list()) ?? [] {
             if let name = entry.text, entry.kind != .folder, CacheFolder.isTemporaryName(name) { tmp.remove(name) }
         }
+        if readingRecords { readRecords() }
+    }
+
+    /// Reads the records of earlier builds (the output is locked: no other build writes them meanwhile).
+    mutating func readRecords() {
         records = OutputRecords.read(from: state)
         let legacy = (try? state.openFile("manifest").read(limit: 1 << 30)) ?? []
         legacyPaths = Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
