@@ -73,7 +73,7 @@ struct SiteWriter {
     /// path may be that very file (an original edited in place since it was linked), which is no stranger.
     mutating func plan(_ paths: [String], publishing: [String: FileIdentity] = [:],
                        jobs: Int = Parallelism.available) throws(FileSystemError) {
-        try Self.checkNames(paths)
+        try Self.checkPaths(paths)
         var problems: [FileSystemError] = []
         let byFolder = Dictionary(grouping: paths, by: { SitePath.folder(of: $0) })
         // The folders one at a time (a file the last build wrote where a folder goes is noted), then the
@@ -87,11 +87,17 @@ struct SiteWriter {
             }
         }
         let checker = Checker(output: output, records: records, legacyPaths: legacyPaths, publishing: publishing)
-        let checked = folders.parallelMap(jobs: jobs) { folder in
-            folder.paths.map { path in
-                Result { () throws(FileSystemError) in try folder.handle.map { handle throws(FileSystemError) in try checker.check(path, in: handle) } ?? .none }
+        let opened = folders
+        // Names one file system would take for one are looked for while the files are checked (both only
+        // read); a clash is still the problem reported.
+        let (names, checked) = Parallel.both({ Result { () throws(FileSystemError) in try Self.checkFolding(paths) } }, {
+            opened.parallelMap(jobs: jobs) { folder in
+                folder.paths.map { path in
+                    Result { () throws(FileSystemError) in try folder.handle.map { handle throws(FileSystemError) in try checker.check(path, in: handle) } ?? .none }
+                }
             }
-        }
+        })
+        try names.get()
         planned.reserveCapacity(paths.count)
         for (folder, results) in zip(folders, checked) {
             for (path, result) in zip(folder.paths, results) {
@@ -163,13 +169,9 @@ struct SiteWriter {
         return current
     }
 
-    /// Names every file system holds, and no two paths one case-insensitive or normalising file system
-    /// (macOS, Windows) would take for one.
-    private static func checkNames(_ paths: [String]) throws(FileSystemError) {
-        var files: [String: String] = [:]
-        var folders: [String: String] = [:]
-        var seen = Set<ExactPath>()
-        files.reserveCapacity(paths.count)  // grown one doubling at a time, 400,000 names are hashed again and again
+    /// Paths inside the output folder (checked before anything is looked at there), with names every
+    /// file system holds.
+    private static func checkPaths(_ paths: [String]) throws(FileSystemError) {
         for path in paths {
             guard isSafeRelativePath(path), !path.hasPrefix(stateFolder + "/"), path != stateFolder else {
                 throw FileSystemError(path, "is not a path inside the output folder")
@@ -177,6 +179,16 @@ struct SiteWriter {
             if longestComponent(path) > maximumNameBytes {
                 throw FileSystemError(path, "has a name longer than \(maximumNameBytes) bytes")
             }
+        }
+    }
+
+    /// No two paths one case-insensitive or normalising file system (macOS, Windows) would take for one.
+    private static func checkFolding(_ paths: [String]) throws(FileSystemError) {
+        var files: [String: String] = [:]
+        var folders: [String: String] = [:]
+        var seen = Set<ExactPath>()
+        files.reserveCapacity(paths.count)  // grown one doubling at a time, 400,000 names are hashed again and again
+        for path in paths {
             let folded = NameAllocator.fold(path)
             if let other = files.updateValue(path, forKey: folded) {
                 throw FileSystemError(path, "and \(PathText.display(other)) would be the same file on some file systems")

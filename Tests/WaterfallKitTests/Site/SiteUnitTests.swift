@@ -247,6 +247,31 @@ struct SiteWriterTests {
         #expect(try Fixtures.bytes(user) == Array("mine".utf8))
     }
 
+    /// The plan refuses paths outside the output, over-long names, and paths one file system would take for
+    /// one (the clash is looked for while the files are checked), with the path's problem as its message.
+    @Test func planRefusesPathsNoFileSystemHolds() throws {
+        let root = try TemporaryFolder()
+        func problem(_ paths: [String]) -> String? {
+            do {
+                var writer = try SiteWriter(output: root.path + "/site")
+                try writer.plan(paths)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(problem(["a.html", "b/c.html"]) == nil)
+        #expect(problem(["a.html", "../x.html"])?.contains("is not a path inside the output folder") == true)
+        #expect(problem([".waterfall/x"])?.contains("is not a path inside the output folder") == true)
+        #expect(problem([String(repeating: "n", count: 256)])?.contains("longer than 255 bytes") == true)
+        #expect(problem(["photos/A.html", "photos/a.html"])?.contains("would be the same file on some file systems") == true)
+        #expect(problem(["caf\u{E9}.html", "cafe\u{301}.html"])?.contains("would be the same file on some file systems") == true)
+        #expect(problem(["x", "X/y.html"])?.contains("is both a file and the folder of") == true)
+        // An unsafe path is refused before a clash elsewhere is looked for.
+        #expect(problem(["A.html", "a.html", "../x.html"])?.contains("is not a path inside the output folder") == true)
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/site/photos"))
+    }
+
     /// What the writer staged reaches the site only at commit; abandoned, it leaves the site as it was.
     @Test func nothingChangesBeforeCommit() throws {
         let root = try TemporaryFolder()
