@@ -65,6 +65,15 @@ KNOWN_ENGINE_ERRORS = {
     ("webkit", "heif/irot-90.avif"): ((256, 96), "WebKitGTK 2.50 ignores the AVIF's irot (90° rotation) box and "
                                       "shows the stored 256×96; Chromium and Firefox show the display size 96×256, "
                                       "as inspect does. Galleries are not affected: AVIF photos are served as JPEG"),
+    ("webkit", "heif/irot-90-imir-1.avif"): ((256, 96), "WebKitGTK 2.50 ignores irot here too (imir does not change the "
+                                             "size): the stored 256×96, where Chromium and Firefox show 96×256"),
+    ("webkit", "heif/clap-irot-270.avif"): ((256, 96), "WebKitGTK 2.50 ignores both the clean aperture (clap) and irot: "
+                                            "the stored 256×96; Firefox shows the 80×200 that inspect, libheif and "
+                                            "pillow-heif give"),
+    ("chromium", "heif/clap-irot-270.avif"): ((96, 256), "Chromium turns the AVIF by irot but ignores its clean "
+                                              "aperture (clap): 96×256 instead of the 80×200 that Firefox, "
+                                              "inspect, libheif and pillow-heif give. Galleries are not affected: "
+                                              "AVIF photos are served as JPEG, cropped and turned"),
 }
 
 
