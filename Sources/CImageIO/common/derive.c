@@ -285,17 +285,6 @@ static void target_size(const wf_header *header, const wf_derive_request *r, uin
     *height = swap ? upright_width : upright_height;
 }
 
-/* A smaller image from a larger one already in memory (the cascade after the one decode). */
-static uint8_t *resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
-                               uint32_t out_height) {
-    wf_resampler resampler;
-    if (wf_resampler_init(&resampler, width, height, out_width, out_height, channels) != 0) return NULL;
-    wf_resampler_feed_image(&resampler, image);
-    uint8_t *output = wf_resampler_take_output(&resampler);
-    wf_resampler_free(&resampler);
-    return output;
-}
-
 /* The mean colour of `count` pixels, each weighted by its alpha (so a cut-out's transparent border does
  * not grey it); 0 when nothing is opaque enough to have a colour. Gray is spread to R, G and B. */
 static int average_colour(const uint8_t *pixels, size_t count, int channels, uint8_t rgb[3]) {
@@ -520,7 +509,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         int same_as_primary = widths[i] == widths[primary] && heights[i] == heights[primary];
         uint64_t start = now_ns();
         uint8_t *pixels_i = same_as_primary ? image
-                          : resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i]);
+                          : wf_resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i], 0);
         results[i].resample_ns += now_ns() - start;
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])

@@ -90,7 +90,6 @@ typedef struct {
     float *column;       /* a vertically filtered row: in_width × channels (+ padding) */
     float *line;         /* a horizontally filtered row: out_width × channels (+ padding) */
     /* Opaque sources (gray, RGB) are filtered in fixed point instead (resample_kernels.h). */
-    int fixed;
     int kernels;              /* which kernels run: WF_KERNELS_* */
     int16_t *y_fixed;         /* Q14, at y_taps' offsets */
     int16_t *x_fixed;         /* Q14, x_stride per output column, zero-padded */

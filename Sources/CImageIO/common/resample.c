@@ -96,7 +96,6 @@ static void quantise(const float *weights, uint32_t count, int16_t *out) {
 /* The fixed-point weights and buffers; 0, or -1 when out of memory. */
 static int init_fixed(wf_resampler *r, uint32_t widest_x) {
     size_t row = (size_t)r->in_width * (size_t)r->channels;
-    r->fixed = 1;
     r->kernels = wf_kernels_fastest();
     r->x_stride = (widest_x + WF_Q_TAP_BLOCK - 1) / WF_Q_TAP_BLOCK * WF_Q_TAP_BLOCK;
     size_t y_total = r->y_taps[r->out_height - 1].offset + r->y_taps[r->out_height - 1].count;
@@ -288,7 +287,7 @@ void wf_resampler_commit(wf_resampler *r) {
         const wf_taps *t = &r->y_taps[r->rows_out];
         if (t->start + t->count > r->rows_in) break;
         uint8_t *out = r->output + (size_t)r->rows_out * r->out_width * (size_t)r->channels;
-        if (r->fixed) {
+        if (!r->alpha) {
             filter_fixed(r, t, out);
         } else {
             vertical_floats(r, t, r->y_weights + t->offset, r->column);

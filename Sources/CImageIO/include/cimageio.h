@@ -194,9 +194,9 @@ void wf_decode_image_by_libheif(const char *path, wf_image *out);
 int wf_decodes_with_libavif(const char *path);
 void wf_image_free(wf_image *image);
 
-/* For tests: `image` (1-4 channels) resampled to out_width × out_height, as wf_derive resamples it; with
- * `portable`, by the portable kernels even where faster ones run (they must give the same bits). NULL when
- * out of memory; free() the result. */
+/* `image` (1-4 channels) resampled to out_width × out_height: wf_derive's cascade from its largest image to
+ * the smaller ones. For tests, `portable` runs the portable kernels even where faster ones run (they must
+ * give the same bits). NULL when out of memory; free() the result. */
 uint8_t *wf_resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
                            uint32_t out_height, int portable);
 
