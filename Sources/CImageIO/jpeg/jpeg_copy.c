@@ -47,8 +47,10 @@ static unsigned table_sum(const JQUANT_TBL *table) {
 }
 
 /* Whether the source is stored as the encoder would store it (components, sampling) at tables no finer
- * than `quality`'s. libjpeg itself gives the tables of a quality: a compressor set to it. */
-static int eligible(copier *c, int quality) {
+ * than `quality`'s. libjpeg itself gives the tables of a quality: a compressor set to it. `latched`: the
+ * tables the coefficients were read with (a file may redefine a table between scans); else those the
+ * header named, a first look that spares reading every coefficient of a file that will not do. */
+static int eligible(copier *c, int quality, int latched) {
     j_decompress_ptr in = &c->in;
     if (in->data_precision != 8) return 0;
     int gray = in->jpeg_color_space == JCS_GRAYSCALE && in->num_components == 1;
@@ -63,7 +65,9 @@ static int eligible(copier *c, int quality) {
     jpeg_set_defaults(reference);
     jpeg_set_quality(reference, quality, TRUE);
     for (int i = 0; i < in->num_components; i++) {
-        const JQUANT_TBL *have = in->comp_info[i].quant_table;
+        int slot = in->comp_info[i].quant_tbl_no;
+        const JQUANT_TBL *have = latched ? in->comp_info[i].quant_table
+                                         : slot >= 0 && slot < NUM_QUANT_TBLS ? in->quant_tbl_ptrs[slot] : NULL;
         const JQUANT_TBL *want = reference->quant_tbl_ptrs[i == 0 ? 0 : 1];
         if (!have || !want || table_sum(have) < table_sum(want)) return 0;
     }
@@ -84,8 +88,9 @@ static int copy(copier *c, const char *path, uint32_t width, uint32_t height, in
     in->progress = &c->progress;
     jpeg_read_header(in, TRUE); /* every marker but the frame's own is skipped: none is kept */
     if (in->image_width != width || in->image_height != height) return 0; /* changed since it was decoded */
+    if (!eligible(c, quality, 0)) return 0;
     jvirt_barray_ptr *coefficients = jpeg_read_coefficients(in);
-    if (!eligible(c, quality)) return 0;
+    if (!eligible(c, quality, 1)) return 0;
     c->file = wf_create_output(path);
     if (!c->file) return -1;
     jpeg_stdio_dest(out, c->file);
