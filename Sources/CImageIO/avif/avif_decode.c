@@ -1,7 +1,8 @@
 /*
- * AVIF decoding by libavif (with dav1d), for derived images. libheif's route through the same dav1d costs
- * about 1.5-1.9 times the CPU (its plane copies, its RGB conversion and a full-size turn), so the common
- * AVIF, an 8-bit opaque SDR photo with an sRGB-like colour description or an ICC profile, is decoded here:
+ * AVIF decoding by libavif (with dav1d), for derived images. libheif's route through the same dav1d took
+ * about a quarter more CPU in a build (its plane copies, its RGB conversion and a full-size turn), so the
+ * common AVIF, an 8-bit opaque SDR photo with an sRGB-like colour description or an ICC profile, is decoded
+ * here:
  * converted to RGB by libavif's own portable code (not libyuv, whose results may depend on the processor),
  * cropped by `clap`, turned by `irot` and mirrored by `imir` in that order, as the HEIF rules and libheif
  * apply them. Anything else (alpha, 10 bits and more, HDR, wide-gamut nclx, sequences, any error) is left
@@ -37,31 +38,30 @@ static int rotation_orientation(uint8_t angle) {
     return orientations[angle & 3];
 }
 
-/* `pixels` (width × height RGB, rows `stride` apart) cropped by clap, turned by irot, mirrored by imir, as
- * a new tight buffer; NULL when out of memory or the clap box is not valid. */
-static uint8_t *display_pixels(const avifImage *image, const uint8_t *pixels, size_t stride, uint32_t *width,
-                               uint32_t *height) {
-    avifCropRect rect = {0, 0, image->width, image->height};
-    if (image->transformFlags & AVIF_TRANSFORM_CLAP) {
-        avifDiagnostics diagnostics;
-        if (!avifCropRectConvertCleanApertureBox(&rect, &image->clap, image->width, image->height, image->yuvFormat,
-                                                 &diagnostics))
-            return NULL;
-    }
-    size_t row = (size_t)rect.width * 3;
-    uint8_t *out = malloc(row * rect.height);
+/* The part of the image clap keeps (all of it without clap); 0 when the clap box is not valid. */
+static int clean_aperture(const avifImage *image, avifCropRect *rect) {
+    *rect = (avifCropRect){0, 0, image->width, image->height};
+    if (!(image->transformFlags & AVIF_TRANSFORM_CLAP)) return 1;
+    avifDiagnostics diagnostics;
+    return avifCropRectConvertCleanApertureBox(rect, &image->clap, image->width, image->height, image->yuvFormat,
+                                               &diagnostics);
+}
+
+/* `pixels` (width × height RGB, rows `stride` apart) turned by irot, then mirrored by imir, as a new tight
+ * buffer (`width` and `height` become the turned size); NULL when out of memory. */
+static uint8_t *turned(const avifImage *image, const uint8_t *pixels, size_t stride, uint32_t *width,
+                       uint32_t *height) {
+    size_t row = (size_t)*width * 3;
+    uint8_t *out = malloc(row * *height);
     if (!out) return NULL;
-    for (uint32_t y = 0; y < rect.height; y++)
-        memcpy(out + (size_t)y * row, pixels + (size_t)(rect.y + y) * stride + (size_t)rect.x * 3, row);
-    *width = rect.width;
-    *height = rect.height;
+    for (uint32_t y = 0; y < *height; y++) memcpy(out + (size_t)y * row, pixels + (size_t)y * stride, row);
     int turns[2] = {image->transformFlags & AVIF_TRANSFORM_IROT ? rotation_orientation(image->irot.angle) : 1,
                     /* imir mode 0 exchanges top and bottom (EXIF 4), mode 1 left and right (EXIF 2) */
                     image->transformFlags & AVIF_TRANSFORM_IMIR ? (image->imir.mode == 0 ? 4 : 2) : 1};
     for (int i = 0; i < 2; i++) {
-        uint8_t *turned = wf_orient(out, width, height, 3, turns[i]);
-        if (turned != out) free(out);
-        out = turned;
+        uint8_t *next = wf_orient(out, width, height, 3, turns[i]);
+        if (next != out) free(out);
+        out = next;
         if (!out) return NULL;
     }
     return out;
@@ -81,20 +81,31 @@ static int push(const avifImage *image, const wf_decode_options *options, wf_pix
         avifRGBImageFreePixels(&rgb);
         return 0;
     }
-    uint32_t width = 0, height = 0;
-    uint8_t *pixels = display_pixels(image, rgb.pixels, rgb.rowBytes, &width, &height);
-    avifRGBImageFreePixels(&rgb);
-    if (!pixels) return 0;
-    char message[200] = "";
-    if (sink->begin(sink->self, width, height, 3, message, sizeof message) != WF_DERIVE_OK) {
-        free(pixels); /* not the size the header reader saw, or too large: the libheif route says why */
+    /* The rows go to the sink from where they are, unless the image must be turned first. */
+    avifCropRect rect;
+    uint8_t *moved = NULL;
+    if (!clean_aperture(image, &rect)) {
+        avifRGBImageFreePixels(&rgb);
         return 0;
     }
-    for (uint32_t y = 0; y < height; y++) {
-        memcpy(sink->row(sink->self), pixels + (size_t)y * width * 3, (size_t)width * 3);
+    uint32_t width = rect.width, height = rect.height;
+    size_t stride = rgb.rowBytes;
+    const uint8_t *pixels = rgb.pixels + (size_t)rect.y * stride + (size_t)rect.x * 3;
+    if (image->transformFlags & (AVIF_TRANSFORM_IROT | AVIF_TRANSFORM_IMIR)) {
+        moved = turned(image, pixels, stride, &width, &height);
+        pixels = moved;
+        stride = (size_t)width * 3;
+    }
+    char message[200] = "";
+    /* no pixels (out of memory), or not the size the header reader saw: the libheif route says why */
+    int began = pixels && sink->begin(sink->self, width, height, 3, message, sizeof message) == WF_DERIVE_OK;
+    for (uint32_t y = 0; began && y < height; y++) {
+        memcpy(sink->row(sink->self), pixels + (size_t)y * stride, (size_t)width * 3);
         sink->commit(sink->self);
     }
-    free(pixels);
+    free(moved);
+    avifRGBImageFreePixels(&rgb);
+    if (!began) return 0;
     if (options->want_icc && image->icc.size > 0 && image->icc.size <= WF_MAX_ICC_LENGTH) {
         out->icc = malloc(image->icc.size);
         if (out->icc) {
