@@ -157,22 +157,12 @@ struct ContentDigest: Hashable, Sendable {
         var words: (UInt64, UInt64) = (0, 0)
         var count = 0
         for byte in hexBytes {
-            guard count < 32, let digit = Self.digit(byte) else { return nil }
+            guard count < 32, let digit = byte.hexDigitValue.map(UInt64.init) else { return nil }
             if count < 16 { words.0 = words.0 << 4 | digit } else { words.1 = words.1 << 4 | digit }
             count += 1
         }
         guard count == 32 else { return nil }
         self.init(words)
-    }
-
-    /// The value of one hex digit (either case); nil for any other byte.
-    private static func digit(_ byte: UInt8) -> UInt64? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt64(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt64(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt64(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     var hex: String { ContentHash.hex((high, low)) }

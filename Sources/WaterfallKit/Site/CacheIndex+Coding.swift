@@ -127,24 +127,14 @@ struct ByteReader {
         return text
     }
 
-    mutating func optional() -> String?? {
+    /// A value `read` reads, after a flag byte saying whether there is one; nil when either is bad.
+    mutating func optional<Value>(_ read: (inout ByteReader) -> Value?) -> Value?? {
         guard index < bytes.endIndex else { return nil }
         let flag = bytes[index]
         index += 1
         switch flag {
         case 0: return .some(nil)
-        case 1: return string().map { .some($0) }
-        default: return nil
-        }
-    }
-
-    mutating func optionalInt() -> Int?? {
-        guard index < bytes.endIndex else { return nil }
-        let flag = bytes[index]
-        index += 1
-        switch flag {
-        case 0: return .some(nil)
-        case 1: return int().map { .some($0) }
+        case 1: return read(&self).map { .some($0) }
         default: return nil
         }
     }
@@ -163,8 +153,9 @@ struct ByteReader {
     mutating func entry(shared: [String]) -> BuildCache.Entry? {
         guard let name = string(), let size = int(), let modified = int(), let content = string(),
               let format = string().flatMap(ImageFormat.init(rawValue:)), let width = int(), let height = int(),
-              let orientation = int(), let frames = int(), let summary = optional(), let takenText = optional(),
-              let taken = optionalInt(), let description = optional(), let derivedCount = count(),
+              let orientation = int(), let frames = int(), let summary = optional({ $0.string() }),
+              let takenText = optional({ $0.string() }), let taken = optional({ $0.int() }),
+              let description = optional({ $0.string() }), let derivedCount = count(),
               BuildCache.Entry.plausible(width, height), (1...8).contains(orientation) else { return nil }
         var entry = BuildCache.Entry(name: name, size: size, modified: modified, content: content,
                                      header: ImageHeader(format: format, pixelWidth: width, pixelHeight: height,
@@ -178,7 +169,7 @@ struct ByteReader {
             guard let label = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
                   let key = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
                   let file = string(), let bytes = int(), let hash = string(), let w = int(), let h = int(),
-                  let kind = string().flatMap(ImageFormat.init(rawValue:)), let average = optional(),
+                  let kind = string().flatMap(ImageFormat.init(rawValue:)), let average = optional({ $0.string() }),
                   BuildCache.Entry.isStoreName(file), BuildCache.Entry.plausible(w, h) else { return nil }
             entry.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
                                                       format: kind, averageColor: average.flatMap { AverageColor(hex: $0) })

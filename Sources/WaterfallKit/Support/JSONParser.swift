@@ -166,20 +166,11 @@ struct JSONParser {
     private mutating func hex4() throws(Error) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = peek(), let digit = Self.hexDigit(byte) else { throw error("bad \\u escape") }
+            guard let byte = peek(), let digit = byte.hexDigitValue.map(UInt32.init) else { throw error("bad \\u escape") }
             value = value << 4 | digit
             position += 1
         }
         return value
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     private mutating func number() throws(Error) -> JSONValue {

@@ -16,3 +16,15 @@ extension StringProtocol {
         return offset < 0 ? nil : utf8.index(utf8.startIndex, offsetBy: offset)
     }
 }
+
+extension UInt8 {
+    /// The value of this byte as one hex digit (either case); nil for any other byte.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
