@@ -121,6 +121,13 @@ void wf_resampler_free(wf_resampler *r);
  * returns `pixels` itself. `width`/`height` become the upright size. */
 uint8_t *wf_orient(uint8_t *pixels, uint32_t *width, uint32_t *height, int channels, int orientation);
 
+/* One 8-bit plane of an image, rows packed: Y, Cb or Cr (JPEG's full-range YCbCr) or gray. A JPEG decoded
+ * in its own YCbCr is resampled, turned and encoded as planes, never converted to RGB and back. */
+typedef struct {
+    uint8_t *pixels;
+    uint32_t width, height;
+} wf_plane;
+
 /* ---- encoders; on failure the partial file is removed ---- */
 
 wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
