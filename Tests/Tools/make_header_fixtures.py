@@ -243,6 +243,12 @@ def cases():
     c["J34-ycck-adobe.jpg"] = encode(48, 32, "ycck")
     c["J34-grayscale.jpg"] = encode(48, 32, "gray")
     c["J47-ycc-444-q70.jpg"] = encode(64, 48, "444", "q=70")
+    # Chroma layouts and odd sizes for the planar route (a JPEG resampled in its own Y, Cb and Cr).
+    c["J48-ycc-422-odd.jpg"] = encode(157, 93, "photo", "sampling=2x1", "q=90")
+    c["J48-ycc-440-odd.jpg"] = encode(157, 93, "photo", "sampling=1x2", "q=90")
+    c["J48-ycc-411-odd.jpg"] = encode(157, 93, "photo", "sampling=4x1", "q=90")
+    c["J48-ycc-420-odd.jpg"] = encode(157, 93, "photo", "q=90")
+    c["J48-ycc-444-odd.jpg"] = encode(157, 93, "photo", "444", "q=90")
     segments, rest = split(small)
     c["J35-fill-bytes-before-markers.jpg"] = b"\xFF\xD8" + b"".join(
         b"\xFF" * 5 + segment(m, p) for m, p in segments) + b"\xFF\xFF\xFF" + rest

@@ -3,7 +3,8 @@
  * options the header-reader cases need. Only used by make_header_fixtures.py; never part of the product.
  *
  *   mkjpeg OUT WIDTH HEIGHT [progressive] [arith] [q=N] [nobaseline] [gray] [cmyk] [ycck] [nojfif]
- *          [photo] [444] [marker=HEX:FILE]...   (markers are written before the frame header, in order)
+ *          [photo] [444] [sampling=HxV] [marker=HEX:FILE]...   (markers are written before the frame
+ *          header, in order; sampling sets the luma's factors against chroma's 1x1: 2x1 is 4:2:2)
  *
  * `photo` draws photo-like content (smooth shapes plus fine pseudo-random grain) instead of the plain
  * gradient, so that the file's size and decoding cost resemble a camera's (for benchmarks).
@@ -17,6 +18,7 @@ int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: mkjpeg OUT WIDTH HEIGHT [options]\n"); return 64; }
     int width = atoi(argv[2]), height = atoi(argv[3]);
     int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1, photo = 0, full_chroma = 0;
+    int luma_h = 2, luma_v = 2;
     J_COLOR_SPACE in_space = JCS_RGB, jpeg_space = JCS_YCbCr;
     int components = 3;
     for (int i = 4; i < argc; i++) {
@@ -27,6 +29,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "nojfif")) jfif = 0;
         else if (!strcmp(argv[i], "photo")) photo = 1;
         else if (!strcmp(argv[i], "444")) full_chroma = 1;
+        else if (sscanf(argv[i], "sampling=%dx%d", &luma_h, &luma_v) == 2) continue;
         else if (!strcmp(argv[i], "gray")) { in_space = JCS_GRAYSCALE; jpeg_space = JCS_GRAYSCALE; components = 1; }
         else if (!strcmp(argv[i], "cmyk")) { in_space = JCS_CMYK; jpeg_space = JCS_CMYK; components = 4; }
         else if (!strcmp(argv[i], "ycck")) { in_space = JCS_CMYK; jpeg_space = JCS_YCCK; components = 4; }
@@ -48,6 +51,7 @@ int main(int argc, char **argv) {
     jpeg_set_quality(&c, quality, baseline);
     c.write_JFIF_header = jfif && components != 4;
     c.arith_code = arith;
+    if (components == 3) c.comp_info[0].h_samp_factor = luma_h, c.comp_info[0].v_samp_factor = luma_v;
     if (full_chroma) c.comp_info[0].h_samp_factor = c.comp_info[0].v_samp_factor = 1;
     if (progressive) jpeg_simple_progression(&c);
     jpeg_start_compress(&c, TRUE);

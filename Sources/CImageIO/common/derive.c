@@ -123,26 +123,58 @@ static uint64_t now_ns(void) {
 /* ---- the sink: decoder rows into the resampler ---- */
 
 typedef struct {
-    wf_resampler resampler;
+    wf_resampler resampler;   /* interleaved rows */
+    wf_resampler planes[3];   /* or a JPEG's Y, Cb and Cr, when `planar` */
     uint32_t expected_width, expected_height;
     uint32_t out_width, out_height;
     int channels;
+    int planar;
     int began;
     uint64_t resample_ns; /* spent in the resampler while the decoder ran */
 } resampling_sink;
 
+static wf_derive_status check_size(const resampling_sink *s, uint32_t width, uint32_t height, char *message, size_t size) {
+    if (width == s->expected_width && height == s->expected_height) return WF_DERIVE_OK;
+    snprintf(message, size, "the image decodes to %u×%u, not the %u×%u its header promised (did the file change?)",
+             width, height, s->expected_width, s->expected_height);
+    return WF_DERIVE_ERR_CORRUPT;
+}
+
 static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
     resampling_sink *s = self;
-    if (width != s->expected_width || height != s->expected_height) {
-        snprintf(message, size, "the image decodes to %u×%u, not the %u×%u its header promised (did the file change?)",
-                 width, height, s->expected_width, s->expected_height);
-        return WF_DERIVE_ERR_CORRUPT;
-    }
+    wf_derive_status status = check_size(s, width, height, message, size);
+    if (status != WF_DERIVE_OK) return status;
     if (wf_resampler_init(&s->resampler, width, height, s->out_width, s->out_height, channels) != 0) {
         snprintf(message, size, "out of memory for a %u×%u image", width, height);
         return WF_DERIVE_ERR_LIMIT;
     }
     s->channels = channels;
+    s->began = 1;
+    return WF_DERIVE_OK;
+}
+
+/* Y to the output size; Cb and Cr to the 4:2:0 planes of it, at the image's scale (raster.c). */
+static wf_derive_status sink_begin_planes(void *self, uint32_t width, uint32_t height, const wf_plane_layout *layout,
+                                          char *message, size_t size) {
+    resampling_sink *s = self;
+    wf_derive_status status = check_size(s, width, height, message, size);
+    if (status != WF_DERIVE_OK) return status;
+    uint32_t chroma_width, chroma_height;
+    wf_raster_chroma_size(s->out_width, s->out_height, &chroma_width, &chroma_height);
+    for (int p = 0; p < 3; p++) {
+        int failed = p == 0
+            ? wf_resampler_init(&s->planes[0], layout->width[0], layout->height[0], s->out_width, s->out_height, 1)
+            : wf_resampler_init_scaled(&s->planes[p], layout->width[p], layout->height[p], chroma_width, chroma_height, 1,
+                                       2.0 * width / ((double)s->out_width * layout->step_x[p]),
+                                       2.0 * height / ((double)s->out_height * layout->step_y[p]));
+        if (failed) {
+            for (int q = 0; q < p; q++) wf_resampler_free(&s->planes[q]);
+            snprintf(message, size, "out of memory for a %u×%u image", width, height);
+            return WF_DERIVE_ERR_LIMIT;
+        }
+    }
+    s->channels = 3;
+    s->planar = 1;
     s->began = 1;
     return WF_DERIVE_OK;
 }
@@ -153,6 +185,37 @@ static void sink_commit(void *self) {
     uint64_t start = now_ns();
     wf_resampler_commit(&s->resampler);
     s->resample_ns += now_ns() - start;
+}
+static uint8_t *sink_plane_row(void *self, int plane) { return wf_resampler_row(&((resampling_sink *)self)->planes[plane]); }
+static void sink_plane_commit(void *self, int plane) {
+    resampling_sink *s = self;
+    uint64_t start = now_ns();
+    wf_resampler_commit(&s->planes[plane]);
+    s->resample_ns += now_ns() - start;
+}
+
+static void sink_free(resampling_sink *s) {
+    if (!s->began) return;
+    if (!s->planar) wf_resampler_free(&s->resampler);
+    for (int p = 0; p < 3 && s->planar; p++) wf_resampler_free(&s->planes[p]);
+}
+
+/* The decoded output as a raster; 0, or -1 when a plane or row is missing (the data ended early). */
+static int sink_take(resampling_sink *s, wf_raster *out) {
+    *out = (wf_raster){.width = s->out_width, .height = s->out_height, .channels = s->channels, .planar = s->planar};
+    if (!s->planar) {
+        out->pixels = wf_resampler_take_output(&s->resampler);
+        return out->pixels ? 0 : -1;
+    }
+    for (int p = 0; p < 3; p++) {
+        wf_resampler *r = &s->planes[p];
+        out->planes[p] = (wf_plane){wf_resampler_take_output(r), r->out_width, r->out_height};
+        if (!out->planes[p].pixels) {
+            wf_raster_free(out);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Opens the source and decodes it into `sink`. */
@@ -285,53 +348,49 @@ static void target_size(const wf_header *header, const wf_derive_request *r, uin
     *height = swap ? upright_width : upright_height;
 }
 
-/* The mean colour of `count` pixels, each weighted by its alpha (so a cut-out's transparent border does
- * not grey it); 0 when nothing is opaque enough to have a colour. Gray is spread to R, G and B. */
-static int average_colour(const uint8_t *pixels, size_t count, int channels, uint8_t rgb[3]) {
-    int colour = channels >= 3 ? 3 : 1, alpha = channels == 2 || channels == 4;
-    uint64_t sum[3] = {0, 0, 0}, weight = 0;
-    for (size_t i = 0; i < count; i++, pixels += channels) {
-        uint64_t a = alpha ? pixels[channels - 1] : 255;
-        for (int k = 0; k < colour; k++) sum[k] += a * pixels[k];
-        weight += a;
-    }
-    if (weight == 0) return 0;
-    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[colour == 3 ? k : 0] + weight / 2) / weight);
-    return 1;
-}
-
 /* Fills `out` for an image written from `image` (any orientation: the mean colour is the same). */
-static void made(const uint8_t *image, uint32_t width, uint32_t height, int channels, wf_format format, int icc_kept,
+static void made(const wf_raster *image, uint32_t width, uint32_t height, wf_format format, int icc_kept,
                  const wf_decode_outcome *decoded, wf_derive_result *out) {
     out->status = WF_DERIVE_OK;
     out->width = width;
     out->height = height;
     out->output_format = format;
     out->frames = 1;
-    out->channels = channels;
+    out->channels = image->channels;
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
     if (decoded->icc && !icc_kept) out->warnings++;
-    out->has_average = average_colour(image, (size_t)width * height, channels, out->average_rgb);
+    out->has_average = wf_raster_average(image, out->average_rgb);
+    out->planes = image->planar;
+}
+
+/* The format a request is written in. */
+static wf_format output_format(const wf_derive_request *r, int has_alpha) {
+    return r->encode_format == WF_FORMAT_WEBP ? WF_FORMAT_WEBP
+         : r->encode_format == WF_FORMAT_AVIF ? WF_FORMAT_AVIF
+         : has_alpha || r->force_png         ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
 }
 
 /* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
-static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, int has_alpha, const wf_derive_request *r,
-                 const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
+static void emit(const wf_raster *image, int has_alpha, const wf_derive_request *r, const char *output,
+                 const wf_decode_outcome *decoded, wf_derive_result *out) {
     int orientation = out->source.orientation >= 1 && out->source.orientation <= 8 ? out->source.orientation : 1;
-    uint32_t out_width = width, out_height = height;
-    uint8_t *upright = wf_orient(image, &out_width, &out_height, channels, orientation);
-    if (!upright) {
+    wf_raster turned;
+    if (wf_raster_orient(image, orientation, &turned) != 0) {
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
-    wf_format format = r->encode_format == WF_FORMAT_WEBP ? WF_FORMAT_WEBP
-                     : r->encode_format == WF_FORMAT_AVIF ? WF_FORMAT_AVIF
-                     : has_alpha || r->force_png         ? WF_FORMAT_PNG : WF_FORMAT_JPEG;
+    const uint8_t *upright = turned.pixels;
+    uint32_t out_width = turned.width, out_height = turned.height;
+    int channels = turned.channels;
+    wf_format format = output_format(r, has_alpha);
     char message[200] = "";
     int warnings = 0, icc_kept = decoded->icc != NULL;
     wf_derive_status status;
     uint64_t start = now_ns();
-    switch (format) {
+    if (turned.planar) { /* planes are only made for a set written as JPEG */
+        status = wf_write_jpeg_planes(output, turned.planes, 3, r->quality, decoded->icc, decoded->icc_length, message,
+                                      sizeof message);
+    } else switch (format) {
     case WF_FORMAT_PNG:
         status = wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length,
                               &warnings, &icc_kept, message, sizeof message);
@@ -350,21 +409,22 @@ static void emit(uint8_t *image, uint32_t width, uint32_t height, int channels, 
         break;
     }
     out->encode_ns += now_ns() - start;
-    if (upright != image) free(upright);
+    wf_raster_release_turned(image, &turned);
     out->warnings += warnings;
     if (status != WF_DERIVE_OK) {
         fail(out, status, "%s", message);
         return;
     }
-    made(image, out_width, out_height, channels, format, icc_kept, decoded, out);
+    made(image, out_width, out_height, format, icc_kept, decoded, out);
 }
 
 /* The photo's own coefficients instead of emit, where the derived image would be the photo itself: same
  * size, upright, opaque, JPEG out. 1 when it answered for `out` (made or failed), 0 when emit should. */
-static int copy_instead(const char *source, uint8_t *image, uint32_t width, uint32_t height, int channels,
-                        int has_alpha, uint32_t denominator, const wf_derive_request *r, const wf_decode_options *options,
-                        const char *output, const wf_decode_outcome *decoded, wf_derive_result *out) {
+static int copy_instead(const char *source, const wf_raster *image, int has_alpha, uint32_t denominator,
+                        const wf_derive_request *r, const wf_decode_options *options, const char *output,
+                        const wf_decode_outcome *decoded, wf_derive_result *out) {
     const wf_header *h = &out->source;
+    uint32_t width = image->width, height = image->height;
     if (h->format != WF_FORMAT_JPEG || h->orientation > 1 || denominator != 1 || width != h->width ||
         height != h->height || has_alpha || r->encode_format != 0 || r->force_png)
         return 0;
@@ -379,7 +439,7 @@ static int copy_instead(const char *source, uint8_t *image, uint32_t width, uint
         fail(out, status, "%s", message);
         return 1;
     }
-    made(image, width, height, channels, WF_FORMAT_JPEG, decoded->icc != NULL, decoded, out);
+    made(image, width, height, WF_FORMAT_JPEG, decoded->icc != NULL, decoded, out);
     out->copied = 1;
     return 1;
 }
@@ -389,6 +449,16 @@ static size_t first_still(const wf_derive_request *r, const wf_header *header, s
     for (size_t i = 0; i < count; i++)
         if (!(r[i].animate && header->animated)) return i;
     return 0;
+}
+
+/* Whether every still of the set is written as JPEG, so a YCbCr JPEG can stay in its planes throughout. */
+static int all_jpeg(const wf_derive_request *r, const wf_header *header, size_t count) {
+    if (header->format != WF_FORMAT_JPEG) return 0;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].animate && header->animated) continue;
+        if (r[i].encode_format != 0 || r[i].force_png || r[i].no_planes) return 0;
+    }
+    return 1;
 }
 
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
@@ -453,7 +523,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     resampling_sink sink = {0};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
     wf_decode_options options = {0};
-    uint8_t *image = NULL;
+    wf_raster image = {0};
     char *done_flags = NULL;
     if (!widths || !heights) {
         wf_outcome_fail(&outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
@@ -466,16 +536,19 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.out_width = widths[primary];
         sink.out_height = heights[primary];
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
+        if (all_jpeg(r, &header, count)) {
+            callbacks.begin_planes = sink_begin_planes;
+            callbacks.plane_row = sink_plane_row;
+            callbacks.plane_commit = sink_plane_commit;
+        }
         options = (wf_decode_options){.scale_denom = denominator, .max_scans = r[0].max_scans,
                                       .max_memory = r[0].max_memory, .want_icc = 1};
         uint64_t start = now_ns();
         decode_file(source, header.format, &options, &callbacks, &outcome);
         results[primary].resample_ns += sink.resample_ns;
         results[first_still(r, &header, count)].decode_ns += now_ns() - start - sink.resample_ns;
-        if (outcome.status == WF_DERIVE_OK) {
-            image = wf_resampler_take_output(&sink.resampler);
-            if (!image) wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
-        }
+        if (outcome.status == WF_DERIVE_OK && sink_take(&sink, &image) != 0)
+            wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
     }
     for (size_t i = 0; i < count; i++) {
         if (!(r[i].animate && header.animated)) results[i].warnings = outcome.warnings;
@@ -488,12 +561,11 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     }
 
     /* 3. Alpha only where it is used (decided once, on the largest), then each output upright. */
-    int channels = sink.channels;
     size_t pixels = (size_t)widths[primary] * heights[primary];
-    int has_alpha = channels == 2 || channels == 4;
-    if (has_alpha && all_opaque(image, pixels, channels)) {
-        drop_alpha(image, pixels, channels);
-        channels--;
+    int has_alpha = !image.planar && (image.channels == 2 || image.channels == 4);
+    if (has_alpha && all_opaque(image.pixels, pixels, image.channels)) {
+        drop_alpha(image.pixels, pixels, image.channels);
+        image.channels--;
         has_alpha = 0;
     }
     /* 4. One resample per distinct size: every request of that size (the same tile in several formats) is
@@ -508,30 +580,30 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         if ((r[i].animate && header.animated) || done_flags[i]) continue;
         int same_as_primary = widths[i] == widths[primary] && heights[i] == heights[primary];
         uint64_t start = now_ns();
-        uint8_t *pixels_i = same_as_primary ? image
-                          : wf_resample_image(image, widths[primary], heights[primary], channels, widths[i], heights[i], 0);
+        wf_raster sized = image;
+        int missing = !same_as_primary && wf_raster_resample(&image, widths[i], heights[i], &sized) != 0;
         results[i].resample_ns += now_ns() - start;
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])
                 continue;
             done_flags[j] = 1;
             results[j].scale_denom = (int32_t)denominator;
-            if (!pixels_i) fail(&results[j], WF_DERIVE_ERR_LIMIT, "out of memory");
-            else if (!copy_instead(source, pixels_i, widths[j], heights[j], channels, has_alpha, denominator, &r[j],
-                                   &options, outputs[j], &outcome, &results[j]))
-                emit(pixels_i, widths[j], heights[j], channels, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
+            if (missing) fail(&results[j], WF_DERIVE_ERR_LIMIT, "out of memory");
+            else if (!copy_instead(source, &sized, has_alpha, denominator, &r[j], &options, outputs[j], &outcome,
+                                   &results[j]))
+                emit(&sized, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
         }
-        if (pixels_i != image) free(pixels_i);
+        if (!same_as_primary && !missing) wf_raster_free(&sized);
     }
 
 done:
     free(done_flags);
-    free(image);
+    wf_raster_free(&image);
     free(outcome.icc);
     free(widths);
     free(heights);
     free(r);
-    if (sink.began) wf_resampler_free(&sink.resampler);
+    sink_free(&sink);
 }
 
 /* ---- for tests ---- */
@@ -573,7 +645,7 @@ static void decode_image(const char *path, int libheif_only, wf_image *out) {
         out->height = sink.out_height;
         out->channels = sink.channels;
     }
-    if (sink.began) wf_resampler_free(&sink.resampler);
+    sink_free(&sink);
 }
 
 void wf_image_free(wf_image *image) {

@@ -5,6 +5,13 @@
 #include "cimageio.h"
 #include "stream.h"
 
+/* A JPEG's stored YCbCr planes: each one's size, and how many image pixels one of its samples spans (1 for
+ * Y; 2 and 2 for 4:2:0 chroma). */
+typedef struct {
+    uint32_t width[3], height[3];
+    uint32_t step_x[3], step_y[3];
+} wf_plane_layout;
+
 /* Where a decoder puts its rows, top to bottom. */
 typedef struct {
     /* The decoded size and channels (1-4, alpha last). Anything but WF_DERIVE_OK refuses the image, with
@@ -14,6 +21,12 @@ typedef struct {
     uint8_t *(*row)(void *self);
     /* The row is complete. */
     void (*commit)(void *self);
+    /* Optional (NULL: RGB rows only). A JPEG stored as YCbCr hands over its planes as they are stored
+     * instead, each top to bottom: no chroma upsampling, no conversion to RGB. */
+    wf_derive_status (*begin_planes)(void *self, uint32_t width, uint32_t height, const wf_plane_layout *layout,
+                                     char *message, size_t size);
+    uint8_t *(*plane_row)(void *self, int plane);
+    void (*plane_commit)(void *self, int plane);
     void *self;
 } wf_pixel_sink;
 
@@ -106,6 +119,12 @@ typedef struct {
 /* 0 on success, -1 when out of memory (everything freed). */
 int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
                       uint32_t out_height, int channels);
+/* The same with the source samples per output sample given (0: in / out) on each axis: a chroma plane is
+ * filtered at the image's scale, which its rounded-up size only approximates. */
+int wf_resampler_init_scaled(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
+                             uint32_t out_height, int channels, double scale_x, double scale_y);
+uint8_t *wf_resample_image_scaled(const uint8_t *image, uint32_t width, uint32_t height, int channels,
+                                  uint32_t out_width, uint32_t out_height, double scale_x, double scale_y, int portable);
 uint8_t *wf_resampler_row(wf_resampler *r);
 void wf_resampler_commit(wf_resampler *r);
 /* Every row of an image already in memory (in_width × in_height × channels), as row() and commit() would
@@ -128,11 +147,35 @@ typedef struct {
     uint32_t width, height;
 } wf_plane;
 
+/* ---- a decoded image: interleaved samples, or a JPEG's YCbCr planes (raster.c) ---- */
+
+typedef struct {
+    uint32_t width, height;
+    int channels;       /* interleaved: 1-4, alpha last; planar: 3 */
+    int planar;         /* planes[0] Y width × height, planes[1..2] Cb, Cr at 4:2:0 (wf_raster_chroma_size) */
+    uint8_t *pixels;    /* interleaved */
+    wf_plane planes[3]; /* planar */
+} wf_raster;
+
+void wf_raster_chroma_size(uint32_t width, uint32_t height, uint32_t *chroma_width, uint32_t *chroma_height);
+/* `out` is `in` resampled to width × height; 0, or -1 when out of memory (nothing to free). */
+int wf_raster_resample(const wf_raster *in, uint32_t width, uint32_t height, wf_raster *out);
+/* `out` is `in` turned upright for EXIF `orientation`, sharing whatever did not need turning; release it
+ * with wf_raster_release_turned. 0, or -1 when out of memory (nothing to release). */
+int wf_raster_orient(const wf_raster *in, int orientation, wf_raster *out);
+void wf_raster_release_turned(const wf_raster *original, wf_raster *turned);
+/* The mean colour as RGB, weighted by alpha; 0 when nothing is opaque. */
+int wf_raster_average(const wf_raster *r, uint8_t rgb[3]);
+void wf_raster_free(wf_raster *r);
+
 /* ---- encoders; on failure the partial file is removed ---- */
 
 wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size);
+/* Y, Cb, Cr planes at 4:2:0 (plane_count 3) or one gray plane, as a baseline JPEG. */
+wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
+                                      const uint8_t *icc, size_t icc_length, char *message, size_t size);
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size);

@@ -122,6 +122,8 @@ typedef struct {
                               same libaom setting as 9); 0 = 9. Ignored by
                               the other formats. The quality maps to the AV1 quantizer as libavif 1.0 maps its
                               `quality`: quantizer = ((100 - quality) * 63 + 50) / 100 (alpha: 0, lossless). */
+    int32_t no_planes;     /* 1: a YCbCr JPEG made JPEG goes through RGB, as every other source does, instead of
+                              staying in its Y, Cb and Cr planes (the tests' reference for the planar route) */
 } wf_derive_request;
 
 /* The AVIF quality (1-100, as `quality`) that scores like the JPEG q82 on SSIMULACRA2 at a libavif speed
@@ -149,6 +151,7 @@ typedef struct {
     uint8_t average_rgb[3]; /* the output's mean colour, weighted by alpha, in its own colour space */
     int32_t copied;        /* 1: a JPEG written from the source's own DCT coefficients (lossless: the photo at
                               its own size and upright, stored no finer than the requested quality) */
+    int32_t planes;        /* 1: made from a YCbCr JPEG's own Y, Cb and Cr planes, never converted to RGB */
     char message[200];     /* one line, why, when status != WF_DERIVE_OK */
     /* Where the time went, in nanoseconds of the calling thread's clock. A set's one decode (resampling
      * excluded) is counted on its first result only; each result counts its own resampling (the first

@@ -130,6 +130,67 @@ static void cmyk_to_rgb(const uint8_t *restrict in, uint8_t *restrict out, uint3
 
 /* ---- the decode ---- */
 
+/* Whether the sink can take this file's planes: YCbCr whose luma is the full-size plane and whose chroma
+ * spans a whole number of pixels (4:2:0, 4:2:2, 4:4:4, 4:4:0, 4:1:1), at the scale asked. Fills `layout`
+ * (the sizes are libjpeg's, known once jpeg_calc_output_dimensions has run). */
+static int planar_layout(j_decompress_ptr info, const wf_pixel_sink *sink, wf_plane_layout *layout) {
+    if (!sink->begin_planes || info->jpeg_color_space != JCS_YCbCr || info->num_components != 3) return 0;
+    jpeg_calc_output_dimensions(info);
+    for (int c = 0; c < 3; c++) {
+        const jpeg_component_info *component = &info->comp_info[c];
+        int span_x = info->max_h_samp_factor * info->min_DCT_scaled_size,
+            span_y = info->max_v_samp_factor * info->min_DCT_scaled_size;
+        int sample_x = component->h_samp_factor * component->DCT_scaled_size,
+            sample_y = component->v_samp_factor * component->DCT_scaled_size;
+        if (sample_x == 0 || sample_y == 0 || span_x % sample_x != 0 || span_y % sample_y != 0) return 0;
+        layout->step_x[c] = (uint32_t)(span_x / sample_x);
+        layout->step_y[c] = (uint32_t)(span_y / sample_y);
+        if (layout->step_x[c] > 4 || layout->step_y[c] > 4 || (c == 0 && (layout->step_x[0] != 1 || layout->step_y[0] != 1)))
+            return 0;
+        layout->width[c] = (uint32_t)((info->output_width + layout->step_x[c] - 1) / layout->step_x[c]);
+        layout->height[c] = (uint32_t)((info->output_height + layout->step_y[c] - 1) / layout->step_y[c]);
+    }
+    return 1;
+}
+
+/* The planes, an iMCU row at a time, each row that lies inside its plane handed to the sink. */
+static void read_planes(decoder *d, const wf_plane_layout *layout) {
+    j_decompress_ptr info = &d->info;
+    JSAMPARRAY rows[3];
+    int tall[3];
+    for (int c = 0; c < 3; c++) {
+        const jpeg_component_info *component = &info->comp_info[c];
+        tall[c] = component->v_samp_factor * component->DCT_scaled_size;
+        JDIMENSION wide = component->width_in_blocks * (JDIMENSION)component->DCT_scaled_size;
+        rows[c] = (*info->mem->alloc_sarray)((j_common_ptr)info, JPOOL_IMAGE, wide, (JDIMENSION)tall[c]);
+    }
+    JDIMENSION lines = (JDIMENSION)(info->max_v_samp_factor * info->min_DCT_scaled_size);
+    uint32_t done[3] = {0, 0, 0};
+    while (info->output_scanline < info->output_height) {
+        if (jpeg_read_raw_data(info, rows, lines) != lines) ERREXIT(info, JERR_INPUT_EOF); /* never suspends */
+        for (int c = 0; c < 3; c++) {
+            for (int k = 0; k < tall[c] && done[c] < layout->height[c]; k++, done[c]++) {
+                memcpy(d->sink->plane_row(d->sink->self, c), rows[c][k], layout->width[c]);
+                d->sink->plane_commit(d->sink->self, c);
+            }
+        }
+    }
+}
+
+/* RGB or gray rows (CMYK made RGB), one at a time. */
+static void read_rows(decoder *d, int cmyk) {
+    j_decompress_ptr info = &d->info;
+    JSAMPROW cmyk_row = NULL;
+    if (cmyk) cmyk_row = (*info->mem->alloc_large)((j_common_ptr)info, JPOOL_IMAGE, (size_t)info->output_width * 4);
+    while (info->output_scanline < info->output_height) {
+        uint8_t *row = d->sink->row(d->sink->self);
+        JSAMPROW target = cmyk ? cmyk_row : row;
+        if (jpeg_read_scanlines(info, &target, 1) != 1) ERREXIT(info, JERR_INPUT_EOF); /* never suspends */
+        if (cmyk) cmyk_to_rgb(cmyk_row, row, info->output_width, info->saw_Adobe_marker);
+        d->sink->commit(d->sink->self);
+    }
+}
+
 static void run(decoder *d, wf_decode_outcome *out) {
     j_decompress_ptr info = &d->info;
     jpeg_create_decompress(info);
@@ -155,23 +216,19 @@ static void run(decoder *d, wf_decode_outcome *out) {
     }
     info->scale_num = 1;
     info->scale_denom = d->options->scale_denom;
+    wf_plane_layout layout;
+    int planar = planar_layout(info, d->sink, &layout);
+    info->raw_data_out = planar ? TRUE : FALSE;
     jpeg_start_decompress(info);
 
-    int channels = cmyk ? 3 : info->output_components;
-    JSAMPROW cmyk_row = NULL;
-    if (cmyk) cmyk_row = (*info->mem->alloc_large)((j_common_ptr)info, JPOOL_IMAGE, (size_t)info->output_width * 4);
     char message[200] = "";
-    d->sink_status = d->sink->begin(d->sink->self, info->output_width, info->output_height, channels, message,
-                                    sizeof message);
+    d->sink_status = planar ? d->sink->begin_planes(d->sink->self, info->output_width, info->output_height, &layout,
+                                                    message, sizeof message)
+                            : d->sink->begin(d->sink->self, info->output_width, info->output_height,
+                                             cmyk ? 3 : info->output_components, message, sizeof message);
     if (d->sink_status != WF_DERIVE_OK) wf_jpeg_fail((j_common_ptr)info, WF_JPEG_STOP_LIMIT, "%s", message);
-
-    while (info->output_scanline < info->output_height) {
-        uint8_t *row = d->sink->row(d->sink->self);
-        JSAMPROW target = cmyk ? cmyk_row : row;
-        if (jpeg_read_scanlines(info, &target, 1) != 1) ERREXIT(info, JERR_INPUT_EOF); /* never suspends */
-        if (cmyk) cmyk_to_rgb(cmyk_row, row, info->output_width, info->saw_Adobe_marker);
-        d->sink->commit(d->sink->self);
-    }
+    if (planar) read_planes(d, &layout);
+    else read_rows(d, cmyk);
     jpeg_finish_decompress(info);
 
     out->icc = assemble_icc(&d->icc, &out->icc_length);

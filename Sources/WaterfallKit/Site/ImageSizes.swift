@@ -126,8 +126,9 @@ struct Derivation: Sendable, Equatable {
     /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
     /// box, whatever its encoder: `madeFrom` names that box only); 5: opaque images resampled in fixed point
     /// (within one level of the float filter's bytes); 6: a JPEG that is its own view image is copied
-    /// losslessly where that costs no bytes (jpeg_copy.c); 7: the common AVIF decoded by libavif (avif_decode.c).
-    static let formatVersion = "derive-7"
+    /// losslessly where that costs no bytes (jpeg_copy.c); 7: the common AVIF decoded by libavif (avif_decode.c);
+    /// 8: a YCbCr JPEG made into JPEGs stays in its Y, Cb and Cr planes (raster.c).
+    static let formatVersion = "derive-8"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

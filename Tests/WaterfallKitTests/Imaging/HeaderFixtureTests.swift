@@ -56,6 +56,11 @@ struct HeaderFixtureTests {
             ("J34-ycck-adobe.jpg", .ok(48, 32)),
             ("J34-grayscale.jpg", .ok(48, 32)),
             ("J47-ycc-444-q70.jpg", .ok(64, 48)),
+            ("J48-ycc-411-odd.jpg", .ok(157, 93)),
+            ("J48-ycc-420-odd.jpg", .ok(157, 93)),
+            ("J48-ycc-422-odd.jpg", .ok(157, 93)),
+            ("J48-ycc-440-odd.jpg", .ok(157, 93)),
+            ("J48-ycc-444-odd.jpg", .ok(157, 93)),
             ("J35-fill-bytes-before-markers.jpg", .ok(64, 48)),
             ("J36-sof-right-after-soi.jpg", .ok(64, 48)),
             // Policy for segment lengths under 2: as libjpeg itself does, skip nothing and resynchronise on

@@ -71,7 +71,7 @@ struct SiteStructureTests {
         #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ <span>Paged</span></a>"#))
         // The photo's area carries its size, from which the theme fits it to the window; the image its colour.
         #expect(photo.contains(#"<div class="wf-view" style="--wf-width: 1800; --wf-height: 1200">"# + "\n"
-                               + #"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627486">"#))
+                               + #"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627586">"#))
         // The links come before the photo, in the order they are shown; no caption, no empty figcaption.
         #expect(photo.range(of: #"class="wf-photo-nav""#)!.lowerBound < photo.range(of: "<figure>")!.lowerBound)
         #expect(!photo.contains("<figcaption>"))

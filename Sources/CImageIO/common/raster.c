@@ -1,0 +1,138 @@
+/*
+ * A decoded image on its way to the encoders: interleaved samples (gray, RGB, with or without alpha) or a
+ * JPEG's own YCbCr planes, Y at full size and Cb, Cr at half size on each axis (4:2:0, as the encoder stores
+ * them). Planes skip the chroma upsampling and RGB conversion of the decode and the conversion and chroma
+ * downsampling of the encode, and the resampler filters half the samples. A chroma sample covers two output
+ * pixels on each axis, so a chroma plane is filtered at the image's own scale (width over width), which its
+ * rounded-up size only approximates when a side is odd.
+ */
+#include "derive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t half(uint32_t n) { return (n + 1) / 2; }
+
+void wf_raster_free(wf_raster *r) {
+    free(r->pixels);
+    for (int p = 0; p < 3; p++) free(r->planes[p].pixels);
+    memset(r, 0, sizeof *r);
+}
+
+void wf_raster_chroma_size(uint32_t width, uint32_t height, uint32_t *chroma_width, uint32_t *chroma_height) {
+    *chroma_width = half(width);
+    *chroma_height = half(height);
+}
+
+int wf_raster_resample(const wf_raster *in, uint32_t width, uint32_t height, wf_raster *out) {
+    memset(out, 0, sizeof *out);
+    out->width = width;
+    out->height = height;
+    out->channels = in->channels;
+    out->planar = in->planar;
+    if (!in->planar) {
+        out->pixels = wf_resample_image(in->pixels, in->width, in->height, in->channels, width, height, 0);
+        return out->pixels ? 0 : -1;
+    }
+    double scale_x = (double)in->width / (double)width, scale_y = (double)in->height / (double)height;
+    for (int p = 0; p < 3; p++) {
+        const wf_plane *source = &in->planes[p];
+        wf_plane *plane = &out->planes[p];
+        plane->width = p == 0 ? width : half(width);
+        plane->height = p == 0 ? height : half(height);
+        plane->pixels = wf_resample_image_scaled(source->pixels, source->width, source->height, 1, plane->width,
+                                                 plane->height, p == 0 ? 0 : scale_x, p == 0 ? 0 : scale_y, 0);
+        if (!plane->pixels) {
+            wf_raster_free(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A turned copy, or `pixels` itself when upright: as wf_orient. */
+static int orient_plane(wf_plane *plane, int orientation, int channels, uint8_t **turned) {
+    uint32_t width = plane->width, height = plane->height;
+    *turned = wf_orient(plane->pixels, &width, &height, channels, orientation);
+    if (!*turned) return -1;
+    plane->width = width;
+    plane->height = height;
+    return 0;
+}
+
+int wf_raster_orient(const wf_raster *in, int orientation, wf_raster *out) {
+    *out = *in;
+    if (orientation < 2 || orientation > 8) return 0;
+    if (!in->planar) {
+        wf_plane whole = {in->pixels, in->width, in->height};
+        if (orient_plane(&whole, orientation, in->channels, &out->pixels) != 0) return -1;
+        out->width = whole.width;
+        out->height = whole.height;
+        return 0;
+    }
+    for (int p = 0; p < 3; p++) {
+        if (orient_plane(&out->planes[p], orientation, 1, &out->planes[p].pixels) != 0) {
+            for (int q = 0; q < p; q++) free(out->planes[q].pixels);
+            return -1;
+        }
+    }
+    out->width = out->planes[0].width;
+    out->height = out->planes[0].height;
+    return 0;
+}
+
+void wf_raster_release_turned(const wf_raster *original, wf_raster *turned) {
+    if (turned->pixels != original->pixels) free(turned->pixels);
+    for (int p = 0; p < 3; p++)
+        if (turned->planes[p].pixels != original->planes[p].pixels) free(turned->planes[p].pixels);
+    memset(turned, 0, sizeof *turned);
+}
+
+static inline uint32_t clamp_sample(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
+
+/* The mean of the colours as shown: each pixel made RGB by JFIF's equations (16-bit fixed point, each
+ * chroma sample spread over the pixels it covers) and clipped, as a decoder clips it, before it is
+ * counted. */
+static void planes_average(const wf_raster *r, uint8_t rgb[3]) {
+    enum { CR_R = 91881, CB_G = 22554, CR_G = 46802, CB_B = 116130, HALF = 1 << 15 };
+    const wf_plane *luma = &r->planes[0], *cb = &r->planes[1], *cr = &r->planes[2];
+    uint64_t sum[3] = {0, 0, 0};
+    for (uint32_t y = 0; y < luma->height; y++) {
+        const uint8_t *l = luma->pixels + (size_t)y * luma->width;
+        const uint8_t *b = cb->pixels + (size_t)(y / 2) * cb->width, *c = cr->pixels + (size_t)(y / 2) * cr->width;
+        uint32_t row[3] = {0, 0, 0};
+        for (uint32_t x = 0; x < luma->width; x++) {
+            int32_t v = l[x], u = (int32_t)b[x / 2] - 128, w = (int32_t)c[x / 2] - 128;
+            row[0] += clamp_sample(v + ((CR_R * w + HALF) >> 16));
+            row[1] += clamp_sample(v - ((CB_G * u + CR_G * w - HALF) >> 16));
+            row[2] += clamp_sample(v + ((CB_B * u + HALF) >> 16));
+        }
+        for (int k = 0; k < 3; k++) sum[k] += row[k];
+    }
+    uint64_t count = (uint64_t)luma->width * luma->height;
+    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[k] + count / 2) / count);
+}
+
+/* The mean colour of interleaved pixels, each weighted by its alpha (so a cut-out's transparent border does
+ * not grey it); 0 when nothing is opaque enough to have a colour. Gray is spread to R, G and B. */
+static int pixels_average(const wf_raster *r, uint8_t rgb[3]) {
+    const int channels = r->channels;
+    int colour = channels >= 3 ? 3 : 1, alpha = channels == 2 || channels == 4;
+    uint64_t sum[3] = {0, 0, 0}, weight = 0;
+    size_t count = (size_t)r->width * r->height;
+    const uint8_t *pixels = r->pixels;
+    for (size_t i = 0; i < count; i++, pixels += channels) {
+        uint64_t a = alpha ? pixels[channels - 1] : 255;
+        for (int k = 0; k < colour; k++) sum[k] += a * pixels[k];
+        weight += a;
+    }
+    if (weight == 0) return 0;
+    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[colour == 3 ? k : 0] + weight / 2) / weight);
+    return 1;
+}
+
+int wf_raster_average(const wf_raster *r, uint8_t rgb[3]) {
+    if (!r->planar) return pixels_average(r, rgb);
+    planes_average(r, rgb);
+    return 1;
+}
