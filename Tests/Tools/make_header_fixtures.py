@@ -249,6 +249,8 @@ def cases():
     c["J48-ycc-411-odd.jpg"] = encode(157, 93, "photo", "sampling=4x1", "q=90")
     c["J48-ycc-420-odd.jpg"] = encode(157, 93, "photo", "q=90")
     c["J48-ycc-444-odd.jpg"] = encode(157, 93, "photo", "444", "q=90")
+    for n in range(1, 9):  # sharp chroma at odd sizes, turned: where the turned planes' chroma lands
+        c[f"J49-checks-orientation-{n}.jpg"] = insert_after_soi(encode(99, 67, "checks", "q=95"), app1(exif("II", n)))
     segments, rest = split(small)
     c["J35-fill-bytes-before-markers.jpg"] = b"\xFF\xD8" + b"".join(
         b"\xFF" * 5 + segment(m, p) for m, p in segments) + b"\xFF\xFF\xFF" + rest

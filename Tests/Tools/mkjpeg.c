@@ -6,7 +6,7 @@
  *          [photo] [444] [sampling=HxV] [marker=HEX:FILE]...   (markers are written before the frame
  *          header, in order; sampling sets the luma's factors against chroma's 1x1: 2x1 is 4:2:2)
  *
- * `photo` draws photo-like content (smooth shapes plus fine pseudo-random grain) instead of the plain
+ * `checks` draws 6-pixel checks of red and blue (sharp chroma edges everywhere) instead; `photo` draws photo-like content (smooth shapes plus fine pseudo-random grain) instead of the plain
  * gradient, so that the file's size and decoding cost resemble a camera's (for benchmarks).
  */
 #include <stdio.h>
@@ -17,7 +17,7 @@
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: mkjpeg OUT WIDTH HEIGHT [options]\n"); return 64; }
     int width = atoi(argv[2]), height = atoi(argv[3]);
-    int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1, photo = 0, full_chroma = 0;
+    int progressive = 0, arith = 0, quality = 75, baseline = 1, jfif = 1, photo = 0, full_chroma = 0, checks = 0;
     int luma_h = 2, luma_v = 2;
     J_COLOR_SPACE in_space = JCS_RGB, jpeg_space = JCS_YCbCr;
     int components = 3;
@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "nobaseline")) baseline = 0;
         else if (!strcmp(argv[i], "nojfif")) jfif = 0;
         else if (!strcmp(argv[i], "photo")) photo = 1;
+        else if (!strcmp(argv[i], "checks")) checks = 1;
         else if (!strcmp(argv[i], "444")) full_chroma = 1;
         else if (sscanf(argv[i], "sampling=%dx%d", &luma_h, &luma_v) == 2) continue;
         else if (!strcmp(argv[i], "gray")) { in_space = JCS_GRAYSCALE; jpeg_space = JCS_GRAYSCALE; components = 1; }
@@ -87,7 +88,10 @@ int main(int argc, char **argv) {
             jpeg_write_scanlines(&c, rows, 1);
             continue;
         }
-        for (int x = 0; x < width; x++)
+        for (int x = 0; x < width && checks; x++)
+            for (int k = 0; k < components; k++)
+                row[x * components + k] = (unsigned char)(((x / 6 + y / 6) % 2 ? k == 0 : k == 2) ? 230 : 40);
+        for (int x = 0; x < width && !checks; x++)
             for (int k = 0; k < components; k++)
                 row[x * components + k] = (unsigned char)((x * 255 / (width > 1 ? width - 1 : 1)) * (k != 1)
                     + (y * 255 / (height > 1 ? height - 1 : 1)) * (k == 1) + ((x / 8 + y / 8) % 2) * 24 * (k == 2));

@@ -7,6 +7,10 @@
  * cropped by `clap`, turned by `irot` and mirrored by `imir` in that order, as the HEIF rules and libheif
  * apply them. Anything else (alpha, 10 bits and more, HDR, wide-gamut nclx, sequences, any error) is left
  * to the libheif route, which owns the messages for damaged files.
+ *
+ * An AVIF whose YCbCr is JPEG's own (the BT.601 matrix at full range, avifenc's default) and whose every
+ * output is a JPEG is not converted at all: its planes go to the sink as they are, cropped, with the turn
+ * left to the small images (derive.h's begin_planes), as a YCbCr JPEG's do.
  */
 #include <avif/avif.h>
 #include <stdlib.h>
@@ -47,6 +51,14 @@ static int clean_aperture(const avifImage *image, avifCropRect *rect) {
                                                &diagnostics);
 }
 
+/* The EXIF-numbered orientation of irot followed by imir. */
+static int display_turn(const avifImage *image) {
+    int rotation = image->transformFlags & AVIF_TRANSFORM_IROT ? rotation_orientation(image->irot.angle) : 1;
+    /* imir mode 0 exchanges top and bottom (EXIF 4), mode 1 left and right (EXIF 2) */
+    int mirror = image->transformFlags & AVIF_TRANSFORM_IMIR ? (image->imir.mode == 0 ? 4 : 2) : 1;
+    return wf_orientation_then(rotation, mirror);
+}
+
 /* `pixels` (width × height RGB, rows `stride` apart) turned by irot, then mirrored by imir, as a new tight
  * buffer (`width` and `height` become the turned size); NULL when out of memory. */
 static uint8_t *turned(const avifImage *image, const uint8_t *pixels, size_t stride, uint32_t *width,
@@ -55,21 +67,72 @@ static uint8_t *turned(const avifImage *image, const uint8_t *pixels, size_t str
     uint8_t *out = malloc(row * *height);
     if (!out) return NULL;
     for (uint32_t y = 0; y < *height; y++) memcpy(out + (size_t)y * row, pixels + (size_t)y * stride, row);
-    int turns[2] = {image->transformFlags & AVIF_TRANSFORM_IROT ? rotation_orientation(image->irot.angle) : 1,
-                    /* imir mode 0 exchanges top and bottom (EXIF 4), mode 1 left and right (EXIF 2) */
-                    image->transformFlags & AVIF_TRANSFORM_IMIR ? (image->imir.mode == 0 ? 4 : 2) : 1};
-    for (int i = 0; i < 2; i++) {
-        uint8_t *next = wf_orient(out, width, height, 3, turns[i]);
-        if (next != out) free(out);
-        out = next;
-        if (!out) return NULL;
-    }
+    int turn = display_turn(image);
+    uint8_t *next = turn ? wf_orient(out, width, height, 3, turn) : NULL;
+    if (next != out) free(out);
+    out = next;
     return out;
 }
 
-/* Rows of the display image to the sink, and the ICC profile; 1 when done, 0 to leave it to libheif. */
+/* The cropped planes to a sink that takes them, where they are JPEG's YCbCr: 1 when sent, 0 when the RGB
+ * route should run (nothing sent). */
+static int push_planes(const avifImage *image, const avifCropRect *rect, wf_pixel_sink *sink) {
+    if (!sink->begin_planes || image->yuvRange != AVIF_RANGE_FULL ||
+        (image->matrixCoefficients != AVIF_MATRIX_COEFFICIENTS_BT601 &&
+         image->matrixCoefficients != AVIF_MATRIX_COEFFICIENTS_BT470BG))
+        return 0;
+    uint32_t step_x = image->yuvFormat == AVIF_PIXEL_FORMAT_YUV444 ? 1 : 2;
+    uint32_t step_y = image->yuvFormat == AVIF_PIXEL_FORMAT_YUV420 ? 2 : 1;
+    if (image->yuvFormat != AVIF_PIXEL_FORMAT_YUV420 && image->yuvFormat != AVIF_PIXEL_FORMAT_YUV422 &&
+        image->yuvFormat != AVIF_PIXEL_FORMAT_YUV444)
+        return 0;
+    if (rect->x % step_x != 0 || rect->y % step_y != 0) return 0; /* clap keeps whole chroma samples */
+    int turn = display_turn(image);
+    if (turn == 0) return 0;
+    wf_plane_layout layout;
+    for (int c = 0; c < 3; c++) {
+        uint32_t sx = c == 0 ? 1 : step_x, sy = c == 0 ? 1 : step_y;
+        layout.step_x[c] = sx;
+        layout.step_y[c] = sy;
+        layout.width[c] = (rect->width + sx - 1) / sx;
+        layout.height[c] = (rect->height + sy - 1) / sy;
+    }
+    char message[200] = "";
+    if (sink->begin_planes(sink->self, rect->width, rect->height, &layout, turn, message, sizeof message) != WF_DERIVE_OK)
+        return 0;
+    for (int c = 0; c < 3; c++) {
+        const uint8_t *plane = image->yuvPlanes[c] + (size_t)(rect->y / layout.step_y[c]) * image->yuvRowBytes[c] +
+                               rect->x / layout.step_x[c];
+        for (uint32_t y = 0; y < layout.height[c]; y++) {
+            memcpy(sink->plane_row(sink->self, c), plane + (size_t)y * image->yuvRowBytes[c], layout.width[c]);
+            sink->plane_commit(sink->self, c);
+        }
+    }
+    return 1;
+}
+
+/* The ICC profile, as the libheif route reports it. */
+static void keep_icc(const avifImage *image, const wf_decode_options *options, wf_decode_outcome *out) {
+    if (options->want_icc && image->icc.size > 0 && image->icc.size <= WF_MAX_ICC_LENGTH) {
+        out->icc = malloc(image->icc.size);
+        if (out->icc) {
+            memcpy(out->icc, image->icc.data, image->icc.size);
+            out->icc_length = image->icc.size;
+        }
+    }
+}
+
+/* Rows of the display image to the sink (or its planes), and the ICC profile; 1 when done, 0 to leave it to
+ * libheif. */
 static int push(const avifImage *image, const wf_decode_options *options, wf_pixel_sink *sink,
                 wf_decode_outcome *out) {
+    avifCropRect rect;
+    if (!clean_aperture(image, &rect)) return 0;
+    if (push_planes(image, &rect, sink)) {
+        keep_icc(image, options, out);
+        out->status = WF_DERIVE_OK;
+        return 1;
+    }
     avifRGBImage rgb;
     avifRGBImageSetDefaults(&rgb, image);
     rgb.format = AVIF_RGB_FORMAT_RGB;
@@ -82,12 +145,7 @@ static int push(const avifImage *image, const wf_decode_options *options, wf_pix
         return 0;
     }
     /* The rows go to the sink from where they are, unless the image must be turned first. */
-    avifCropRect rect;
     uint8_t *moved = NULL;
-    if (!clean_aperture(image, &rect)) {
-        avifRGBImageFreePixels(&rgb);
-        return 0;
-    }
     uint32_t width = rect.width, height = rect.height;
     size_t stride = rgb.rowBytes;
     const uint8_t *pixels = rgb.pixels + (size_t)rect.y * stride + (size_t)rect.x * 3;
@@ -106,13 +164,7 @@ static int push(const avifImage *image, const wf_decode_options *options, wf_pix
     free(moved);
     avifRGBImageFreePixels(&rgb);
     if (!began) return 0;
-    if (options->want_icc && image->icc.size > 0 && image->icc.size <= WF_MAX_ICC_LENGTH) {
-        out->icc = malloc(image->icc.size);
-        if (out->icc) {
-            memcpy(out->icc, image->icc.data, image->icc.size);
-            out->icc_length = image->icc.size;
-        }
-    }
+    keep_icc(image, options, out);
     out->status = WF_DERIVE_OK;
     return 1;
 }

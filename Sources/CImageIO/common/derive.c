@@ -127,6 +127,8 @@ typedef struct {
     wf_resampler planes[3];   /* or a JPEG's Y, Cb and Cr, when `planar` */
     uint32_t expected_width, expected_height;
     uint32_t out_width, out_height;
+    int orientation; /* the turn still to make: the header's, or the decoder's (begin_planes) */
+    int swapped;     /* the decoder's turn swaps the sides: what is made is out_height × out_width upright */
     int channels;
     int planar;
     int began;
@@ -153,20 +155,35 @@ static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, 
     return WF_DERIVE_OK;
 }
 
-/* Y to the output size; Cb and Cr to the 4:2:0 planes of it, at the image's scale (raster.c). */
+/* Y to the output size; Cb and Cr to the 4:2:0 planes of it (raster.c). A decoder's turn that makes the
+ * header's size swaps the sides of what is made, which the turn then swaps back. */
 static wf_derive_status sink_begin_planes(void *self, uint32_t width, uint32_t height, const wf_plane_layout *layout,
-                                          char *message, size_t size) {
+                                          int turn, char *message, size_t size) {
     resampling_sink *s = self;
-    wf_derive_status status = check_size(s, width, height, message, size);
+    int swaps = turn >= 5 && turn <= 8;
+    if (turn != 1 && (s->orientation != 1 || turn < 2 || turn > 8)) {
+        snprintf(message, size, "the image is turned twice (orientation %d, then %d)", s->orientation, turn);
+        return WF_DERIVE_ERR_CORRUPT;
+    }
+    wf_derive_status status = check_size(s, swaps ? height : width, swaps ? width : height, message, size);
     if (status != WF_DERIVE_OK) return status;
+    if (swaps) {
+        s->swapped = 1;
+        uint32_t out_width = s->out_width;
+        s->out_width = s->out_height;
+        s->out_height = out_width;
+    }
+    if (turn != 1) s->orientation = turn;
     uint32_t chroma_width, chroma_height;
     wf_raster_chroma_size(s->out_width, s->out_height, &chroma_width, &chroma_height);
     for (int p = 0; p < 3; p++) {
+        wf_axis x, y;
+        wf_chroma_axes(width, height, layout->step_x[p], layout->step_y[p], s->out_width, s->out_height, s->orientation,
+                       &x, &y);
         int failed = p == 0
             ? wf_resampler_init(&s->planes[0], layout->width[0], layout->height[0], s->out_width, s->out_height, 1)
-            : wf_resampler_init_scaled(&s->planes[p], layout->width[p], layout->height[p], chroma_width, chroma_height, 1,
-                                       2.0 * width / ((double)s->out_width * layout->step_x[p]),
-                                       2.0 * height / ((double)s->out_height * layout->step_y[p]));
+            : wf_resampler_init_mapped(&s->planes[p], layout->width[p], layout->height[p], chroma_width, chroma_height, 1,
+                                       x, y);
         if (failed) {
             for (int q = 0; q < p; q++) wf_resampler_free(&s->planes[q]);
             snprintf(message, size, "out of memory for a %u×%u image", width, height);
@@ -202,7 +219,8 @@ static void sink_free(resampling_sink *s) {
 
 /* The decoded output as a raster; 0, or -1 when a plane or row is missing (the data ended early). */
 static int sink_take(resampling_sink *s, wf_raster *out) {
-    *out = (wf_raster){.width = s->out_width, .height = s->out_height, .channels = s->channels, .planar = s->planar};
+    *out = (wf_raster){.width = s->out_width, .height = s->out_height, .channels = s->channels, .planar = s->planar,
+                       .orientation = s->orientation};
     if (!s->planar) {
         out->pixels = wf_resampler_take_output(&s->resampler);
         return out->pixels ? 0 : -1;
@@ -373,9 +391,8 @@ static wf_format output_format(const wf_derive_request *r, int has_alpha) {
 /* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
 static void emit(const wf_raster *image, int has_alpha, const wf_derive_request *r, const char *output,
                  const wf_decode_outcome *decoded, wf_derive_result *out) {
-    int orientation = out->source.orientation >= 1 && out->source.orientation <= 8 ? out->source.orientation : 1;
     wf_raster turned;
-    if (wf_raster_orient(image, orientation, &turned) != 0) {
+    if (wf_raster_orient(image, &turned) != 0) {
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
@@ -451,9 +468,10 @@ static size_t first_still(const wf_derive_request *r, const wf_header *header, s
     return 0;
 }
 
-/* Whether every still of the set is written as JPEG, so a YCbCr JPEG can stay in its planes throughout. */
-static int all_jpeg(const wf_derive_request *r, const wf_header *header, size_t count) {
-    if (header->format != WF_FORMAT_JPEG) return 0;
+/* Whether the source may hand over its YCbCr planes: a JPEG or AVIF (its decoder decides whether its
+ * planes are JPEG's) whose stills are all written as JPEG, so the planes are never converted. */
+static int planes_welcome(const wf_derive_request *r, const wf_header *header, size_t count) {
+    if (header->format != WF_FORMAT_JPEG && header->format != WF_FORMAT_AVIF) return 0;
     for (size_t i = 0; i < count; i++) {
         if (r[i].animate && header->animated) continue;
         if (r[i].encode_format != 0 || r[i].force_png || r[i].no_planes) return 0;
@@ -535,8 +553,9 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.expected_height = (header.height + denominator - 1) / denominator;
         sink.out_width = widths[primary];
         sink.out_height = heights[primary];
+        sink.orientation = header.orientation >= 1 && header.orientation <= 8 ? header.orientation : 1;
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-        if (all_jpeg(r, &header, count)) {
+        if (planes_welcome(r, &header, count)) {
             callbacks.begin_planes = sink_begin_planes;
             callbacks.plane_row = sink_plane_row;
             callbacks.plane_commit = sink_plane_commit;
@@ -581,7 +600,8 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         int same_as_primary = widths[i] == widths[primary] && heights[i] == heights[primary];
         uint64_t start = now_ns();
         wf_raster sized = image;
-        int missing = !same_as_primary && wf_raster_resample(&image, widths[i], heights[i], &sized) != 0;
+        uint32_t width = sink.swapped ? heights[i] : widths[i], height = sink.swapped ? widths[i] : heights[i];
+        int missing = !same_as_primary && wf_raster_resample(&image, width, height, &sized) != 0;
         results[i].resample_ns += now_ns() - start;
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])

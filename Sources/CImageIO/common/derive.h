@@ -21,10 +21,12 @@ typedef struct {
     uint8_t *(*row)(void *self);
     /* The row is complete. */
     void (*commit)(void *self);
-    /* Optional (NULL: RGB rows only). A JPEG stored as YCbCr hands over its planes as they are stored
-     * instead, each top to bottom: no chroma upsampling, no conversion to RGB. */
+    /* Optional (NULL: RGB rows only). A JPEG stored as YCbCr, or an AVIF stored as JPEG's YCbCr (BT.601, full
+     * range), hands over its planes as they are stored instead, each top to bottom: no chroma upsampling, no
+     * conversion to RGB. `width` × `height` is their image before `turn` (an EXIF-numbered orientation, 1 for
+     * none: an AVIF's irot and imir), which the sink applies to what it makes. */
     wf_derive_status (*begin_planes)(void *self, uint32_t width, uint32_t height, const wf_plane_layout *layout,
-                                     char *message, size_t size);
+                                     int turn, char *message, size_t size);
     uint8_t *(*plane_row)(void *self, int plane);
     void (*plane_commit)(void *self, int plane);
     void *self;
@@ -119,12 +121,18 @@ typedef struct {
 /* 0 on success, -1 when out of memory (everything freed). */
 int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
                       uint32_t out_height, int channels);
-/* The same with the source samples per output sample given (0: in / out) on each axis: a chroma plane is
- * filtered at the image's scale, which its rounded-up size only approximates. */
-int wf_resampler_init_scaled(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
-                             uint32_t out_height, int channels, double scale_x, double scale_y);
-uint8_t *wf_resample_image_scaled(const uint8_t *image, uint32_t width, uint32_t height, int channels,
-                                  uint32_t out_width, uint32_t out_height, double scale_x, double scale_y, int portable);
+/* Where the output samples of one axis sit on the source: `scale` source samples per output sample (0: in /
+ * out), the output grid moved by `shift` output samples. A chroma plane is filtered at its image's scale,
+ * which its rounded-up size only approximates, and moved to where its samples land once the image is
+ * turned (raster.c). */
+typedef struct {
+    double scale, shift;
+} wf_axis;
+
+int wf_resampler_init_mapped(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
+                             uint32_t out_height, int channels, wf_axis x, wf_axis y);
+uint8_t *wf_resample_image_mapped(const uint8_t *image, uint32_t width, uint32_t height, int channels,
+                                  uint32_t out_width, uint32_t out_height, wf_axis x, wf_axis y, int portable);
 uint8_t *wf_resampler_row(wf_resampler *r);
 void wf_resampler_commit(wf_resampler *r);
 /* Every row of an image already in memory (in_width × in_height × channels), as row() and commit() would
@@ -139,6 +147,8 @@ void wf_resampler_free(wf_resampler *r);
 /* A new buffer with `pixels` turned upright for EXIF `orientation`; NULL when out of memory. Orientation 1
  * returns `pixels` itself. `width`/`height` become the upright size. */
 uint8_t *wf_orient(uint8_t *pixels, uint32_t *width, uint32_t *height, int channels, int orientation);
+/* The one orientation that turns as `first` and then `second` do; 0 when out of memory. */
+int wf_orientation_then(int first, int second);
 
 /* One 8-bit plane of an image, rows packed: Y, Cb or Cr (JPEG's full-range YCbCr) or gray. A JPEG decoded
  * in its own YCbCr is resampled, turned and encoded as planes, never converted to RGB and back. */
@@ -153,16 +163,21 @@ typedef struct {
     uint32_t width, height;
     int channels;       /* interleaved: 1-4, alpha last; planar: 3 */
     int planar;         /* planes[0] Y width × height, planes[1..2] Cb, Cr at 4:2:0 (wf_raster_chroma_size) */
+    int orientation;    /* the EXIF-numbered turn that makes it upright, still to be applied */
     uint8_t *pixels;    /* interleaved */
     wf_plane planes[3]; /* planar */
 } wf_raster;
 
 void wf_raster_chroma_size(uint32_t width, uint32_t height, uint32_t *chroma_width, uint32_t *chroma_height);
+/* The axes on which a chroma plane whose samples span step_x × step_y pixels of a width × height image is
+ * filtered into the 4:2:0 chroma of out_width × out_height, to be turned by `orientation` afterwards. */
+void wf_chroma_axes(uint32_t width, uint32_t height, uint32_t step_x, uint32_t step_y, uint32_t out_width,
+                    uint32_t out_height, int orientation, wf_axis *x, wf_axis *y);
 /* `out` is `in` resampled to width × height; 0, or -1 when out of memory (nothing to free). */
 int wf_raster_resample(const wf_raster *in, uint32_t width, uint32_t height, wf_raster *out);
-/* `out` is `in` turned upright for EXIF `orientation`, sharing whatever did not need turning; release it
- * with wf_raster_release_turned. 0, or -1 when out of memory (nothing to release). */
-int wf_raster_orient(const wf_raster *in, int orientation, wf_raster *out);
+/* `out` is `in` turned upright by its `orientation`, sharing whatever did not need turning; release it with
+ * wf_raster_release_turned. 0, or -1 when out of memory (nothing to release). */
+int wf_raster_orient(const wf_raster *in, wf_raster *out);
 void wf_raster_release_turned(const wf_raster *original, wf_raster *turned);
 /* The mean colour as RGB, weighted by alpha; 0 when nothing is opaque. */
 int wf_raster_average(const wf_raster *r, uint8_t rgb[3]);

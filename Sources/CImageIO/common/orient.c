@@ -61,3 +61,21 @@ uint8_t *wf_orient(uint8_t *pixels, uint32_t *width, uint32_t *height, int chann
     *height = (uint32_t)out_h;
     return out;
 }
+
+int wf_orientation_then(int first, int second) {
+    /* Whatever the two do to a 3×2 image of distinct samples, the one orientation that does the same. */
+    uint8_t image[6] = {0, 1, 2, 3, 4, 5};
+    uint32_t width = 3, height = 2;
+    uint8_t *a = wf_orient(image, &width, &height, 1, first);
+    uint8_t *b = a ? wf_orient(a, &width, &height, 1, second) : NULL;
+    int found = 0;
+    for (int candidate = 1; b && candidate <= 8 && !found; candidate++) {
+        uint32_t w = 3, h = 2;
+        uint8_t *c = wf_orient(image, &w, &h, 1, candidate);
+        if (c && w == width && h == height && memcmp(b, c, sizeof image) == 0) found = candidate;
+        if (c != image) free(c);
+    }
+    if (b != a) free(b);
+    if (a != image) free(a);
+    return found;
+}

@@ -4,7 +4,9 @@
  * them). Planes skip the chroma upsampling and RGB conversion of the decode and the conversion and chroma
  * downsampling of the encode, and the resampler filters half the samples. A chroma sample covers two output
  * pixels on each axis, so a chroma plane is filtered at the image's own scale (width over width), which its
- * rounded-up size only approximates when a side is odd.
+ * rounded-up size only approximates when a side is odd. A side of odd length has a last chroma sample that
+ * covers one real pixel; where the turn still to come mirrors that side, the sample would land on the other
+ * end with its two pixels the wrong way round, so that plane is filtered half a sample back (wf_chroma_axes).
  */
 #include "derive.h"
 
@@ -24,24 +26,34 @@ void wf_raster_chroma_size(uint32_t width, uint32_t height, uint32_t *chroma_wid
     *chroma_height = half(height);
 }
 
+void wf_chroma_axes(uint32_t width, uint32_t height, uint32_t step_x, uint32_t step_y, uint32_t out_width,
+                    uint32_t out_height, int orientation, wf_axis *x, wf_axis *y) {
+    int mirrors_x = orientation == 2 || orientation == 3 || orientation == 7 || orientation == 8;
+    int mirrors_y = orientation == 3 || orientation == 4 || orientation == 6 || orientation == 7;
+    *x = (wf_axis){2.0 * width / ((double)out_width * step_x), mirrors_x && out_width % 2 ? -0.5 : 0};
+    *y = (wf_axis){2.0 * height / ((double)out_height * step_y), mirrors_y && out_height % 2 ? -0.5 : 0};
+}
+
 int wf_raster_resample(const wf_raster *in, uint32_t width, uint32_t height, wf_raster *out) {
     memset(out, 0, sizeof *out);
     out->width = width;
     out->height = height;
     out->channels = in->channels;
     out->planar = in->planar;
+    out->orientation = in->orientation;
     if (!in->planar) {
         out->pixels = wf_resample_image(in->pixels, in->width, in->height, in->channels, width, height, 0);
         return out->pixels ? 0 : -1;
     }
-    double scale_x = (double)in->width / (double)width, scale_y = (double)in->height / (double)height;
+    wf_axis luma = {0, 0}, chroma_x, chroma_y;
+    wf_chroma_axes(in->width, in->height, 2, 2, width, height, in->orientation, &chroma_x, &chroma_y);
     for (int p = 0; p < 3; p++) {
         const wf_plane *source = &in->planes[p];
         wf_plane *plane = &out->planes[p];
         plane->width = p == 0 ? width : half(width);
         plane->height = p == 0 ? height : half(height);
-        plane->pixels = wf_resample_image_scaled(source->pixels, source->width, source->height, 1, plane->width,
-                                                 plane->height, p == 0 ? 0 : scale_x, p == 0 ? 0 : scale_y, 0);
+        plane->pixels = wf_resample_image_mapped(source->pixels, source->width, source->height, 1, plane->width,
+                                                 plane->height, p == 0 ? luma : chroma_x, p == 0 ? luma : chroma_y, 0);
         if (!plane->pixels) {
             wf_raster_free(out);
             return -1;
@@ -60,8 +72,10 @@ static int orient_plane(wf_plane *plane, int orientation, int channels, uint8_t 
     return 0;
 }
 
-int wf_raster_orient(const wf_raster *in, int orientation, wf_raster *out) {
+int wf_raster_orient(const wf_raster *in, wf_raster *out) {
+    int orientation = in->orientation;
     *out = *in;
+    out->orientation = 1;
     if (orientation < 2 || orientation > 8) return 0;
     if (!in->planar) {
         wf_plane whole = {in->pixels, in->width, in->height};

@@ -28,11 +28,11 @@ static double lanczos3(double x) {
     return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
 }
 
-/* The taps of every output sample on one axis, source samples per output sample `scale` (in / out when 0).
- * Returns 0, or -1 when out of memory. */
-static int make_taps(uint32_t in, uint32_t out, double scale, wf_taps **taps_out, float **weights_out,
+/* The taps of every output sample on one axis, placed on the source by `axis`. Returns 0, or -1 when out of
+ * memory. */
+static int make_taps(uint32_t in, uint32_t out, wf_axis axis, wf_taps **taps_out, float **weights_out,
                      uint32_t *widest) {
-    if (scale <= 0) scale = (double)in / (double)out;
+    double scale = axis.scale > 0 ? axis.scale : (double)in / (double)out;
     double filter_scale = scale > 1.0 ? scale : 1.0; /* widen the kernel when shrinking: it is a low-pass */
     double support = 3.0 * filter_scale;
     size_t per = (size_t)ceil(support) * 2 + 2;
@@ -48,7 +48,7 @@ static int make_taps(uint32_t in, uint32_t out, double scale, wf_taps **taps_out
     uint32_t offset = 0;
     *widest = 1;
     for (uint32_t i = 0; i < out; i++) {
-        double center = ((double)i + 0.5) * scale;
+        double center = ((double)i + 0.5 + axis.shift) * scale;
         double low = center - support + 0.5, high = center + support + 0.5;
         uint32_t first = low <= 0 ? 0 : (uint32_t)low;
         uint32_t end = high >= (double)in ? in : (uint32_t)high;
@@ -58,7 +58,7 @@ static int make_taps(uint32_t in, uint32_t out, double scale, wf_taps **taps_out
         }
         uint32_t count = end - first;
         for (uint32_t k = 0; k < count; k++) raw[k] = lanczos3(((double)(first + k) - center + 0.5) / filter_scale);
-        if (in == out && scale == 1.0) {
+        if (in == out && scale == 1.0 && axis.shift == 0) {
             /* Same size on this axis: every weight but the centre one is sin(πk) rounding noise. Keeping one
              * tap keeps the axis exact and cheap (and the window ends monotonic, which the ring relies on). */
             uint32_t keep = i - first;
@@ -158,11 +158,17 @@ void wf_resampler_free(wf_resampler *r) {
 
 int wf_resampler_init(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
                       uint32_t out_height, int channels) {
-    return wf_resampler_init_scaled(r, in_width, in_height, out_width, out_height, channels, 0, 0);
+    return wf_resampler_init_mapped(r, in_width, in_height, out_width, out_height, channels, (wf_axis){0, 0},
+                                    (wf_axis){0, 0});
 }
 
-int wf_resampler_init_scaled(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
-                             uint32_t out_height, int channels, double scale_x, double scale_y) {
+/* Whether an axis maps each output sample onto the source sample of the same number. */
+static int same_grid(uint32_t in, uint32_t out, wf_axis axis) {
+    return in == out && (axis.scale == 0 || axis.scale == 1.0) && axis.shift == 0;
+}
+
+int wf_resampler_init_mapped(wf_resampler *r, uint32_t in_width, uint32_t in_height, uint32_t out_width,
+                             uint32_t out_height, int channels, wf_axis x, wf_axis y) {
     memset(r, 0, sizeof *r);
     r->in_width = in_width;
     r->in_height = in_height;
@@ -170,15 +176,14 @@ int wf_resampler_init_scaled(wf_resampler *r, uint32_t in_width, uint32_t in_hei
     r->out_height = out_height;
     r->channels = channels;
     r->alpha = channels == 2 || channels == 4;
-    r->identity = in_width == out_width && in_height == out_height && (scale_x == 0 || scale_x == 1.0) &&
-                  (scale_y == 0 || scale_y == 1.0);
+    r->identity = same_grid(in_width, out_width, x) && same_grid(in_height, out_height, y);
     r->output = malloc((size_t)out_width * out_height * (size_t)channels);
     if (!r->output) goto fail;
     if (r->identity) return 0;
 
     uint32_t widest_x;
-    if (make_taps(in_width, out_width, scale_x, &r->x_taps, &r->x_weights, &widest_x) != 0) goto fail;
-    if (make_taps(in_height, out_height, scale_y, &r->y_taps, &r->y_weights, &r->slots) != 0) goto fail;
+    if (make_taps(in_width, out_width, x, &r->x_taps, &r->x_weights, &widest_x) != 0) goto fail;
+    if (make_taps(in_height, out_height, y, &r->y_taps, &r->y_weights, &r->slots) != 0) goto fail;
     if ((r->alpha ? init_floats(r) : init_fixed(r, widest_x)) != 0) goto fail;
     return 0;
 fail:
@@ -334,13 +339,14 @@ uint8_t *wf_resampler_take_output(wf_resampler *r) {
 
 uint8_t *wf_resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
                            uint32_t out_height, int portable) {
-    return wf_resample_image_scaled(image, width, height, channels, out_width, out_height, 0, 0, portable);
+    return wf_resample_image_mapped(image, width, height, channels, out_width, out_height, (wf_axis){0, 0},
+                                    (wf_axis){0, 0}, portable);
 }
 
-uint8_t *wf_resample_image_scaled(const uint8_t *image, uint32_t width, uint32_t height, int channels,
-                                  uint32_t out_width, uint32_t out_height, double scale_x, double scale_y, int portable) {
+uint8_t *wf_resample_image_mapped(const uint8_t *image, uint32_t width, uint32_t height, int channels,
+                                  uint32_t out_width, uint32_t out_height, wf_axis x, wf_axis y, int portable) {
     wf_resampler r;
-    if (wf_resampler_init_scaled(&r, width, height, out_width, out_height, channels, scale_x, scale_y) != 0) return NULL;
+    if (wf_resampler_init_mapped(&r, width, height, out_width, out_height, channels, x, y) != 0) return NULL;
     if (portable) r.kernels = WF_KERNELS_PORTABLE;
     wf_resampler_feed_image(&r, image);
     uint8_t *output = wf_resampler_take_output(&r);

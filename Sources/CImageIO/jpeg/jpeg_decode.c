@@ -222,7 +222,7 @@ static void run(decoder *d, wf_decode_outcome *out) {
     jpeg_start_decompress(info);
 
     char message[200] = "";
-    d->sink_status = planar ? d->sink->begin_planes(d->sink->self, info->output_width, info->output_height, &layout,
+    d->sink_status = planar ? d->sink->begin_planes(d->sink->self, info->output_width, info->output_height, &layout, 1,
                                                     message, sizeof message)
                             : d->sink->begin(d->sink->self, info->output_width, info->output_height,
                                              cmyk ? 3 : info->output_components, message, sizeof message);
