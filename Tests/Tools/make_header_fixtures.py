@@ -310,6 +310,18 @@ def cases():
     bomb = zlib.compress(b"\x00" * 100_000_000, 9)
     c["P10-iccp-100MB-bomb.png"] = simple_png(40, 30, before_idat=[chunk(b"iCCP", b"bomb\x00\x00" + bomb)])
     c["P10-ztxt-100MB-bomb.png"] = simple_png(40, 30, before_idat=[chunk(b"zTXt", b"Comment\x00\x00" + bomb)])
+    # RGBA whose alpha is all 255 but one transparent pixel in the last row (the opaque guess is wrong late),
+    # and the same with every alpha 255 (the guess is right).
+    def rgba(height, hole):
+        rows = []
+        for y in range(height):
+            row = bytearray()
+            for x in range(40):
+                row += bytes(((x * 9 + y * 5) % 256, (x * 3) % 256, (y * 7) % 256, 0 if hole and (x, y) == (39, height - 1) else 255))
+            rows.append(b"\x00" + bytes(row))
+        return png(ihdr(40, height, 8, 6), chunk(b"IDAT", zlib.compress(b"".join(rows), 9)))
+    c["P12-rgba-alpha-in-last-row.png"] = rgba(30, True)
+    c["P12-rgba-all-opaque.png"] = rgba(30, False)
     c["P11-two-ihdr.png"] = png(ihdr(40, 30), ihdr(40, 30), idat(40, 30))
     c["P11-ihdr-not-first.png"] = png(chunk(b"tEXt", b"Title\x00x"), ihdr(40, 30), idat(40, 30))
     c["P11-zero-width.png"] = png(ihdr(0, 30), idat(1, 1))

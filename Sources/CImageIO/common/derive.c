@@ -132,6 +132,13 @@ typedef struct {
     int channels;
     int planar;
     int began;
+    /* Most images with an alpha channel use none of it (screenshots, exports): their rows are taken as
+     * opaque, alpha dropped on the way into the fixed-point resampler, until a row shows otherwise. Then
+     * `saw_alpha` is set, the rest is ignored, and the image is decoded again with its alpha. */
+    int guess_opaque;
+    int saw_alpha;
+    int source_channels;
+    uint8_t *staging; /* the decoder's row while guessing: width × source_channels */
     uint64_t resample_ns; /* spent in the resampler while the decoder ran */
 } resampling_sink;
 
@@ -146,13 +153,40 @@ static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, 
     resampling_sink *s = self;
     wf_derive_status status = check_size(s, width, height, message, size);
     if (status != WF_DERIVE_OK) return status;
-    if (wf_resampler_init(&s->resampler, width, height, s->out_width, s->out_height, channels) != 0) {
+    int guess = s->guess_opaque && (channels == 2 || channels == 4);
+    int kept = guess ? channels - 1 : channels;
+    if (guess && !(s->staging = malloc((size_t)width * (size_t)channels))) guess = 0, kept = channels;
+    if (wf_resampler_init(&s->resampler, width, height, s->out_width, s->out_height, kept) != 0) {
+        free(s->staging);
+        s->staging = NULL;
         snprintf(message, size, "out of memory for a %u×%u image", width, height);
         return WF_DERIVE_ERR_LIMIT;
     }
-    s->channels = channels;
+    s->source_channels = channels;
+    s->channels = kept;
     s->began = 1;
     return WF_DERIVE_OK;
+}
+
+/* Whether every alpha sample of a staged row is 255. */
+static int row_opaque(const resampling_sink *s) {
+    size_t n = (size_t)s->resampler.in_width * (size_t)s->source_channels;
+    unsigned all = 255;
+    for (size_t i = (size_t)s->source_channels - 1; i < n; i += (size_t)s->source_channels) all &= s->staging[i];
+    return all == 255;
+}
+
+/* A staged row without its alpha, into the resampler; or, at the first row with alpha in use, nothing more. */
+static void commit_guess(resampling_sink *s) {
+    if (s->saw_alpha) return;
+    if (!row_opaque(s)) {
+        s->saw_alpha = 1;
+        return;
+    }
+    uint8_t *row = wf_resampler_row(&s->resampler);
+    const int c = s->source_channels;
+    for (uint32_t x = 0; x < s->resampler.in_width; x++) memcpy(row + (size_t)x * (c - 1), s->staging + (size_t)x * c, (size_t)(c - 1));
+    wf_resampler_commit(&s->resampler);
 }
 
 /* Y to the output size; Cb and Cr to the 4:2:0 planes of it (raster.c). A decoder's turn that makes the
@@ -196,11 +230,15 @@ static wf_derive_status sink_begin_planes(void *self, uint32_t width, uint32_t h
     return WF_DERIVE_OK;
 }
 
-static uint8_t *sink_row(void *self) { return wf_resampler_row(&((resampling_sink *)self)->resampler); }
+static uint8_t *sink_row(void *self) {
+    resampling_sink *s = self;
+    return s->staging ? s->staging : wf_resampler_row(&s->resampler);
+}
 static void sink_commit(void *self) {
     resampling_sink *s = self;
     uint64_t start = now_ns();
-    wf_resampler_commit(&s->resampler);
+    if (s->staging) commit_guess(s);
+    else wf_resampler_commit(&s->resampler);
     s->resample_ns += now_ns() - start;
 }
 static uint8_t *sink_plane_row(void *self, int plane) { return wf_resampler_row(&((resampling_sink *)self)->planes[plane]); }
@@ -212,6 +250,8 @@ static void sink_plane_commit(void *self, int plane) {
 }
 
 static void sink_free(resampling_sink *s) {
+    free(s->staging);
+    s->staging = NULL;
     if (!s->began) return;
     if (!s->planar) wf_resampler_free(&s->resampler);
     for (int p = 0; p < 3 && s->planar; p++) wf_resampler_free(&s->planes[p]);
@@ -554,6 +594,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.out_width = widths[primary];
         sink.out_height = heights[primary];
         sink.orientation = header.orientation >= 1 && header.orientation <= 8 ? header.orientation : 1;
+        sink.guess_opaque = 1;
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
         if (planes_welcome(r, &header, count)) {
             callbacks.begin_planes = sink_begin_planes;
@@ -564,6 +605,16 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
                                       .max_memory = r[0].max_memory, .want_icc = 1};
         uint64_t start = now_ns();
         decode_file(source, header.format, &options, &callbacks, &outcome);
+        if (outcome.status == WF_DERIVE_OK && sink.saw_alpha) { /* the guess was wrong: again, with alpha */
+            resampling_sink again = {.expected_width = sink.expected_width, .expected_height = sink.expected_height,
+                                     .out_width = sink.out_width, .out_height = sink.out_height,
+                                     .orientation = sink.orientation, .resample_ns = sink.resample_ns};
+            sink_free(&sink);
+            sink = again;
+            free(outcome.icc);
+            outcome = (wf_decode_outcome){.status = WF_DERIVE_OK};
+            decode_file(source, header.format, &options, &callbacks, &outcome);
+        }
         results[primary].resample_ns += sink.resample_ns;
         results[first_still(r, &header, count)].decode_ns += now_ns() - start - sink.resample_ns;
         if (outcome.status == WF_DERIVE_OK && sink_take(&sink, &image) != 0)

@@ -113,6 +113,8 @@ struct HeaderFixtureTests {
             ("P10-iccp-100MB-bomb.png", .ok(40, 30)),
             ("P10-ztxt-100MB-bomb.png", .ok(40, 30)),
             ("P11-two-ihdr.png", .error(.corrupt, "IHDR: out of place")),
+            ("P12-rgba-alpha-in-last-row.png", .ok(40, 30)),
+            ("P12-rgba-all-opaque.png", .ok(40, 30)),
             ("P11-ihdr-not-first.png", .error(.corrupt, "the first chunk is not IHDR")),
             ("P11-zero-width.png", .error(.corrupt, "invalid IHDR data")),
         ]
