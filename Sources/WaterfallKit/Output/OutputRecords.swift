@@ -66,11 +66,11 @@ struct OutputRecords: Sendable {
     private var slots: [ExactPath: Int32] = [:]
     private var earlier: [ExactPath: [OwnedFile]] = [:]
 
-    /// What proves a file at a path: nothing, the latest record of that path (named, not copied: a plan
-    /// holds one for every file of the site), or another record.
+    /// What proves a file at a path: nothing, the latest record of that path (named by its place in the
+    /// list, not copied: a plan holds one for every file of the site), or another record.
     enum Proof: Sendable, Equatable {
         case none
-        case latest
+        case latest(Int32)
         indirect case other(OwnedFile)
     }
 
@@ -103,36 +103,44 @@ struct OutputRecords: Sendable {
     /// The latest record of `path`.
     func record(at path: ExactPath) -> OwnedFile? { slots[path].map { all[Int($0)] } }
 
-    /// The record `proof` names for `path`.
-    func resolve(_ proof: Proof, at path: ExactPath) -> OwnedFile? {
+    /// The latest record of `path`, when it shows the file of lstat `info` unchanged (compared in place, no copy).
+    func latestProof(of path: ExactPath, info: stat) -> Proof? {
+        guard let slot = slots[path], all[Int(slot)].isUnchanged(info) else { return nil }
+        return .latest(slot)
+    }
+
+    /// The record `proof` names.
+    func resolve(_ proof: Proof) -> OwnedFile? {
         switch proof {
         case .none: nil
-        case .latest: record(at: path)
+        case .latest(let slot): all[Int(slot)]
         case .other(let record): record
         }
     }
 
-    /// Whether `files` (path, what proves its file) are exactly these records, one for one: then the
-    /// manifest on disk is already the one the build would write.
-    func same<Files: Collection>(as files: Files) -> Bool where Files.Element == (ExactPath, Proof) {
-        files.count == count && earlier.isEmpty && files.allSatisfy { path, proof in
+    /// Whether `proofs` (what proves the file at each planned path) are exactly these records, one for one:
+    /// then the manifest on disk is already the one the build would write. A latest record proves only its
+    /// own path, so as many of them as there are records, each named once, are all of them.
+    func same<Proofs: Collection>(as proofs: Proofs) -> Bool where Proofs.Element == Proof {
+        proofs.count == count && earlier.isEmpty && proofs.allSatisfy { proof in
             switch proof {
             case .none: false
             case .latest: true
-            case .other(let record): self.record(at: path) == record
+            case .other(let record): self.record(at: ExactPath(record.path)) == record  // a record of the planned path itself
             }
         }
     }
 
     private mutating func add(_ record: OwnedFile) {
         let path = ExactPath(record.path)
-        if let slot = slots[path] {
-            earlier[path, default: []].append(all[Int(slot)])
-            all[Int(slot)] = record
-        } else {
-            slots[path] = Int32(all.count)
+        // One hash of the path for a new one (the common case); a path seen before puts its slot back.
+        guard let slot = slots.updateValue(Int32(all.count), forKey: path) else {
             all.append(record)
+            return
         }
+        slots[path] = slot
+        earlier[path, default: []].append(all[Int(slot)])
+        all[Int(slot)] = record
     }
 
     /// Every path the records name.
@@ -151,14 +159,15 @@ struct OutputRecords: Sendable {
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
     /// hash as it is now; nil when none does. `open` opens the file for hashing, only when needed.
     func owner(of path: String, info: stat, open: () -> OpenFile?) -> OwnedFile? {
-        resolve(proof(of: path, info: info, open: open), at: ExactPath(path))
+        resolve(proof(of: path, info: info, open: open))
     }
 
     /// `owner`, naming the latest record instead of copying it when that is the one (the common case).
     func proof(of path: String, info: stat, open: () -> OpenFile?) -> Proof {
         let key = ExactPath(path)
-        guard EntryKind(info.st_mode) == .file, let latest = record(at: key) else { return .none }
-        if latest.isUnchanged(info) { return .latest }
+        guard EntryKind(info.st_mode) == .file, let slot = slots[key] else { return .none }
+        let latest = all[Int(slot)]
+        if latest.isUnchanged(info) { return .latest(slot) }
         let candidates = [latest] + (earlier[key] ?? [])
         if let same = candidates.first(where: { $0.isUnchanged(info) }) { return .other(same) }
         let sized = candidates.filter { $0.size == Int(info.st_size) }

@@ -30,10 +30,13 @@ struct SiteWriter {
     private(set) var records = OutputRecords()
     /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
     private var legacyPaths: Set<String> = []
-    /// Planned paths (by bytes), with the record of the file already there when it is Waterfall's, and
-    /// what became of each.
-    private var planned: [ExactPath: Planned] = [:]
-    private var staged: [(temporary: String, record: OwnedFile)] = []
+    /// Planned paths in the order `plan` was given them, with the record of the file already there when it
+    /// is Waterfall's, and what became of each; found by position (a caller that knows where a path was in
+    /// the plan hands it back: no hashing) or by path (as bytes) through an index made on the first need.
+    private var plannedPaths: [String] = []
+    private var planned: [Planned] = []
+    private var positions: [ExactPath: Int32]?
+    private var staged: [(temporary: String, record: OwnedFile, position: Int)] = []
     /// Files the last build wrote where this one needs a folder: removed first at commit.
     private var displaced: [String] = []
     private var temporaryCount = 0
@@ -75,13 +78,13 @@ struct SiteWriter {
                        jobs: Int = Parallelism.available) throws(FileSystemError) {
         try Self.checkPaths(paths)
         var problems: [FileSystemError] = []
-        let byFolder = Dictionary(grouping: paths, by: { SitePath.folder(of: $0) })
+        let byFolder = Dictionary(grouping: paths.indices, by: { SitePath.folder(of: paths[$0]) })
         // The folders one at a time (a file the last build wrote where a folder goes is noted), then the
         // files in them on every core: a site of 100,000 photos needs 400,000 status calls.
-        var folders: [(handle: FolderHandle?, paths: [String])] = []
+        var folders: [(handle: FolderHandle?, positions: [Int])] = []
         for relative in byFolder.keys.sorted() {
             do {
-                folders.append((try existingFolder(relative), byFolder[relative]!.sorted()))
+                folders.append((try existingFolder(relative), byFolder[relative]!.sorted { paths[$0] < paths[$1] }))
             } catch {
                 problems.append(error)
             }
@@ -90,19 +93,23 @@ struct SiteWriter {
         let opened = folders
         // Names one file system would take for one are looked for while the files are checked (both only
         // read); a clash is still the problem reported.
-        let (names, checked) = Parallel.both({ Result { () throws(FileSystemError) in try Self.checkFolding(paths) } }, {
+        let (names, checked) = Parallel.both({ Result { () throws(FileSystemError) in try FoldedPaths(paths: paths).check(jobs: jobs) } }, {
             opened.parallelMap(jobs: jobs) { folder in
-                folder.paths.map { path in
-                    Result { () throws(FileSystemError) in try folder.handle.map { handle throws(FileSystemError) in try checker.check(path, in: handle) } ?? .none }
+                folder.positions.map { position in
+                    Result { () throws(FileSystemError) in
+                        try folder.handle.map { handle throws(FileSystemError) in try checker.check(paths[position], in: handle) } ?? .none
+                    }
                 }
             }
         })
         try names.get()
-        planned.reserveCapacity(paths.count)
+        plannedPaths = paths
+        planned = Array(repeating: Planned(existing: .none), count: paths.count)
+        positions = nil
         for (folder, results) in zip(folders, checked) {
-            for (path, result) in zip(folder.paths, results) {
+            for (position, result) in zip(folder.positions, results) {
                 switch result {
-                case .success(let owner): planned[ExactPath(path)] = Planned(existing: owner)
+                case .success(let owner): planned[position].existing = owner
                 case .failure(let error): problems.append(error)
                 }
             }
@@ -125,6 +132,10 @@ struct SiteWriter {
         func check(_ path: String, in folder: FolderHandle) throws(FileSystemError) -> OutputRecords.Proof {
             let name = FolderPath.lastComponent(of: path)
             guard let info = folder.status(name) else { return .none }
+            // Rebuilds keep every file: the proof, the common answer, first, before anything else is made.
+            if EntryKind(info.st_mode) == .file, publishing.isEmpty, let latest = records.latestProof(of: ExactPath(path), info: info) {
+                return latest
+            }
             let shown = FolderPath.join(output, path)
             switch EntryKind(info.st_mode) {
             case .folder: throw FileSystemError(shown, "is a folder where the site needs a file; move it away or choose another output folder")
@@ -182,29 +193,6 @@ struct SiteWriter {
         }
     }
 
-    /// No two paths one case-insensitive or normalising file system (macOS, Windows) would take for one.
-    private static func checkFolding(_ paths: [String]) throws(FileSystemError) {
-        var files: [String: String] = [:]
-        var folders: [String: String] = [:]
-        var seen = Set<ExactPath>()
-        files.reserveCapacity(paths.count)  // grown one doubling at a time, 400,000 names are hashed again and again
-        for path in paths {
-            let folded = NameAllocator.fold(path)
-            if let other = files.updateValue(path, forKey: folded) {
-                throw FileSystemError(path, "and \(PathText.display(other)) would be the same file on some file systems")
-            }
-            // Each folder once: its parents were recorded with it.
-            var folder = SitePath.folder(of: path)
-            while !folder.isEmpty, seen.insert(ExactPath(folder)).inserted {
-                folders[NameAllocator.fold(folder)] = folder
-                folder = SitePath.folder(of: folder)
-            }
-        }
-        for (folded, path) in files {
-            if let folder = folders[folded] { throw FileSystemError(path, "is both a file and the folder of \(PathText.display(folder))/…") }
-        }
-    }
-
     /// The byte length of the path's longest `/`-separated component, counted without splitting it.
     private static func longestComponent(_ path: String) -> Int {
         var longest = 0, current = 0
@@ -219,32 +207,35 @@ struct SiteWriter {
 
     /// Keeps the file at `path` (announced to `plan`) as it is when it is Waterfall's, unchanged since it was
     /// written, and was made from `inputs`: it is the page those inputs make, with no need to render it.
-    mutating func keep(_ path: String, madeFrom inputs: ContentDigest) throws(FileSystemError) -> Bool {
-        guard let existing = try existing(path), existing.hash != nil, existing.inputs == inputs else { return false }
-        planned[ExactPath(path)]?.state = .kept
+    /// `position`, when known, is where `path` was in the plan's list (checked, not trusted).
+    mutating func keep(_ path: String, at position: Int? = nil, madeFrom inputs: ContentDigest) throws(FileSystemError) -> Bool {
+        let (position, existing) = try self.existing(path, at: position)
+        guard let existing, existing.hash != nil, existing.inputs == inputs else { return false }
+        planned[position].state = .kept
         return true
     }
 
     /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`), recording
     /// the digest of the `inputs` it was made from, when known.
-    mutating func write(_ bytes: [UInt8], to path: String, inputs: ContentDigest? = nil) throws(FileSystemError) {
+    mutating func write(_ bytes: [UInt8], to path: String, at position: Int? = nil, inputs: ContentDigest? = nil) throws(FileSystemError) {
         let hash = ContentDigest.of(bytes)
-        if let existing = try existing(path), existing.hash == hash {
-            planned[ExactPath(path)]?.state = .kept
+        let (position, existing) = try self.existing(path, at: position)
+        if let existing, existing.hash == hash {
+            planned[position].state = .kept
             if existing.inputs != inputs {
                 var record = existing
                 record.inputs = inputs
-                planned[ExactPath(path)]?.existing = .other(record)
+                planned[position].existing = .other(record)
             }
             return
         }
         let temporary = nextTemporary()
         try tmp.writeNew(temporary, bytes)
-        try stage(temporary, as: path, hash: hash, inputs: inputs)
+        try stage(temporary, as: path, at: position, hash: hash, inputs: inputs)
     }
 
-    mutating func write(_ text: String, to path: String, inputs: ContentDigest? = nil) throws(FileSystemError) {
-        try write(Array(text.utf8), to: path, inputs: inputs)
+    mutating func write(_ text: String, to path: String, at position: Int? = nil, inputs: ContentDigest? = nil) throws(FileSystemError) {
+        try write(Array(text.utf8), to: path, at: position, inputs: inputs)
     }
 
     /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
@@ -256,27 +247,45 @@ struct SiteWriter {
     /// `publish`, opening the file only when it is needed: a link whose content is already in place (the
     /// common case of a rebuild) costs no open.
     mutating func publish(opening open: () throws(FileSystemError) -> OpenFile, hash text: String, as path: String,
-                          copy: Bool = false) throws(FileSystemError) {
+                          at position: Int? = nil, copy: Bool = false) throws(FileSystemError) {
         let hash = ContentDigest(hex: text)
-        if !copy, let hash, let existing = try existing(path), existing.hash == hash {
-            planned[ExactPath(path)]?.state = .kept
+        let (position, existing) = try self.existing(path, at: position)
+        if !copy, let hash, let existing, existing.hash == hash {
+            planned[position].state = .kept
             return
         }
         let file = try open()
-        if copy, let hash, let existing = try existing(path), existing.hash == hash, existing.identity != file.identity {
-            planned[ExactPath(path)]?.state = .kept
+        if copy, let hash, let existing, existing.hash == hash, existing.identity != file.identity {
+            planned[position].state = .kept
             return
         }
         let temporary = nextTemporary()
         if copy { try tmp.copy(file, as: temporary) } else { try tmp.linkOrCopy(file, as: temporary) }
-        try stage(temporary, as: path, hash: hash)
+        try stage(temporary, as: path, at: position, hash: hash)
     }
 
-    private func existing(_ path: String) throws(FileSystemError) -> OwnedFile? {
-        guard let entry = planned[ExactPath(path)] else {
+    /// Where `path` is in the plan (`hint` when it is there), and the record of the file already there.
+    private mutating func existing(_ path: String, at hint: Int?) throws(FileSystemError) -> (position: Int, record: OwnedFile?) {
+        guard let position = position(of: path, hint: hint) else {
             throw FileSystemError(FolderPath.join(output, path), "was not planned (a bug in Waterfall: nothing was changed)")
         }
-        return records.resolve(entry.existing, at: ExactPath(path))
+        return (position, records.resolve(planned[position].existing))
+    }
+
+    /// Where `path` is in the plan: `hint` when the path there is this one byte for byte, else looked up.
+    private mutating func position(of path: String, hint: Int?) -> Int? {
+        if let hint, plannedPaths.indices.contains(hint), ExactPath(plannedPaths[hint]) == ExactPath(path) { return hint }
+        return positionIndex()[ExactPath(path)].map(Int.init)
+    }
+
+    /// The plan's positions by path, made once, when first needed.
+    private mutating func positionIndex() -> [ExactPath: Int32] {
+        if let positions { return positions }
+        var index: [ExactPath: Int32] = [:]
+        index.reserveCapacity(plannedPaths.count)
+        for (position, path) in plannedPaths.enumerated() { index[ExactPath(path)] = Int32(position) }
+        positions = index
+        return index
     }
 
     /// A path in the staging folder for C code to create a file at (exclusively); `adopt` stages it.
@@ -288,23 +297,25 @@ struct SiteWriter {
     /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
     mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
         let hash = try tmp.openFile(name).contentDigest()
-        if let existing = try existing(path), existing.hash == hash {
+        let (position, existing) = try self.existing(path, at: nil)
+        if let existing, existing.hash == hash {
             tmp.remove(name)
-            planned[ExactPath(path)]?.state = .kept
+            planned[position].state = .kept
             return
         }
-        try stage(name, as: path, hash: hash)
+        try stage(name, as: path, at: position, hash: hash)
     }
 
     /// Removes a scratch file that will not be staged.
     func discard(scratch name: String) { tmp.remove(name) }
 
-    private mutating func stage(_ temporary: String, as path: String, hash: ContentDigest?, inputs: ContentDigest? = nil) throws(FileSystemError) {
+    private mutating func stage(_ temporary: String, as path: String, at position: Int, hash: ContentDigest?,
+                                inputs: ContentDigest? = nil) throws(FileSystemError) {
         guard let info = tmp.status(temporary) else { throw FileSystemError.system(tmp.display(temporary), "cannot write") }
         var record = OwnedFile(path: path, info: info, hash: hash)
         record.inputs = inputs
-        staged.append((temporary, record))
-        planned[ExactPath(path)]?.state = .staged
+        staged.append((temporary, record, position))
+        planned[position].state = .staged
     }
 
     private mutating func nextTemporary() -> String {
@@ -314,7 +325,7 @@ struct SiteWriter {
 
     /// Removes what was staged, after a failure: the site is left as it was.
     func abandon() {
-        for (temporary, _) in staged { tmp.remove(temporary) }
+        for (temporary, _, _) in staged { tmp.remove(temporary) }
     }
 
     // MARK: - Commit
@@ -324,19 +335,19 @@ struct SiteWriter {
     /// records the manifest. Returns the removed paths, and those left alone because they changed since
     /// Waterfall wrote them.
     mutating func commit(removingStale: Bool = true) throws(FileSystemError) -> (removed: [String], leftAlone: [String]) {
-        if let missing = planned.first(where: { $0.value.state == .pending })?.key {
+        if let missing = planned.firstIndex(where: { $0.state == .pending }) {
             abandon()
-            throw FileSystemError(FolderPath.join(output, missing.text),
+            throw FileSystemError(FolderPath.join(output, plannedPaths[missing]),
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
         }
         let journal = try OutputJournal(in: state)
         try removeDisplaced()
         var folders = FolderCursor(root: root)
-        for (temporary, record) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
+        for (temporary, record, position) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
             let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
             let name = FolderPath.lastComponent(of: record.path)
             try journal.append(record)
-            if let proof = planned[ExactPath(record.path)]?.existing, let before = records.resolve(proof, at: ExactPath(record.path)) {
+            if let before = records.resolve(planned[position].existing) {
                 // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
                 guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
                       before.hash == nil || Int(now.st_size) == before.size else {
@@ -352,12 +363,13 @@ struct SiteWriter {
         if removingStale {
             outcome = removeStale(folders: &folders)
         } else {
-            carried = records.latest.filter { planned[ExactPath($0.path)] == nil }
+            let index = positionIndex()
+            carried = records.latest.filter { index[ExactPath($0.path)] == nil }
         }
         // The manifest on disk is already this one when nothing was staged and every planned path is kept with
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
-        if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map { ($0.key, $0.value.existing) })) {
-            let kept = planned.compactMap { $0.value.state == .kept ? records.resolve($0.value.existing, at: $0.key) : nil }
+        if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map(\.existing))) {
+            let kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
             try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
@@ -383,12 +395,13 @@ struct SiteWriter {
 
     /// Removes recorded files this build did not write, when they are still provably Waterfall's, and
     /// the folders that leaves empty.
-    private func removeStale(folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
+    private mutating func removeStale(folders: inout FolderCursor) -> (removed: [String], leftAlone: [String]) {
         var removed: [String] = [], leftAlone: [String] = []
         // A record proves a file only at its own path, so when as many planned paths found their file proven
         // as there are records, every record's path is planned: nothing is stale (the rebuild's case).
-        if planned.values.count(where: { $0.existing != .none }) == records.count { return ([], []) }
-        let stale = records.paths.filter { planned[ExactPath($0)] == nil }
+        if planned.count(where: { $0.existing != .none }) == records.count { return ([], []) }
+        let index = positionIndex()
+        let stale = records.paths.filter { index[ExactPath($0)] == nil }
             .sorted { ExactPath.precedes($0, $1) }
         for path in stale {
             let parent = String(FolderPath.parent(of: "/" + path).dropFirst())

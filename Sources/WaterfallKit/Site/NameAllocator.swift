@@ -35,7 +35,9 @@ struct NameAllocator {
     static func split(_ fileName: String) -> (stem: String, ext: String) {
         guard let dot = fileName.lastIndex(ofASCII: "."), dot != fileName.startIndex else { return (fileName, "") }
         let ext = fileName[dot...]
-        guard ext.count > 1, ext.utf8.count <= 16, !ext.contains(" ") else { return (fileName, "") }
+        // By bytes when ASCII (each byte a character): every photo's name is split.
+        let fits = ext.utf8.allSatisfy { $0 < 0x80 } ? ext.utf8.count > 1 && !ext.utf8.contains(UInt8(ascii: " ")) : ext.count > 1 && !ext.contains(" ")
+        guard fits, ext.utf8.count <= 16 else { return (fileName, "") }
         return (String(fileName[..<dot]), String(ext))
     }
 

@@ -273,32 +273,41 @@ public struct SiteBuilder: Sendable {
             throw BuildError("\(error)")
         }
         var rendered = 0
+        // Files are handed over in the order of `files`, each with its place there: the writer finds its
+        // plan by position, not by hashing the path (it checks the path is the one there).
+        var position = 0
+        func next() -> Int {
+            defer { position += 1 }
+            return position
+        }
         do {
             try pages.render(root) { page throws(BuildError) in
+                let at = next()
                 do {
-                    if let inputs = page.inputs, try writer.keep(page.path, madeFrom: inputs) { return }
+                    if let inputs = page.inputs, try writer.keep(page.path, at: at, madeFrom: inputs) { return }
                 } catch {
                     throw BuildError("\(error)")
                 }
                 let html = try page.render()
                 rendered += 1
                 do {
-                    try writer.write(html, to: page.path, inputs: page.inputs)
+                    try writer.write(html, to: page.path, at: at, inputs: page.inputs)
                 } catch {
                     throw BuildError("\(error)")
                 }
             }
-            for asset in assets { try writer.write(asset.bytes, to: asset.path) }
-            for file in sharing.documents(pages: pages.paths(root)) { try writer.write(file.text, to: file.path) }
+            for asset in assets { try writer.write(asset.bytes, to: asset.path, at: next()) }
+            for file in sharing.documents(pages: pages.paths(root)) { try writer.write(file.text, to: file.path, at: next()) }
             for album in albums {
                 for photo in album.photos {
                     for image in photo.images {
                         try writer.publish(opening: { () throws(FileSystemError) in try cache.folder.images.openFile(image.stored) },
-                                           hash: image.hash, as: image.path)
+                                           hash: image.hash, as: image.path, at: next())
                     }
                     if originals != .none {
-                        try writer.publish(try OpenFile.open(photo.photo.source), hash: photo.photo.content, as: photo.original,
-                                           copy: originals == .copy)
+                        let source = try OpenFile.open(photo.photo.source)
+                        try writer.publish(opening: { () throws(FileSystemError) in source }, hash: photo.photo.content, as: photo.original,
+                                           at: next(), copy: originals == .copy)
                     }
                 }
             }

@@ -1,6 +1,6 @@
 /// Every page of the site: each album's gallery pages (a waterfall each, paginated, the sub-albums as cover
 /// tiles on the first) and a page per photo. Rendered with the theme's `page.mustache` and `photo.mustache`.
-struct SitePages {
+struct SitePages: Sendable {
     var configuration: SiteConfiguration
     var sizes: ImageSizes
     var templates: TemplateLibrary
@@ -57,26 +57,73 @@ struct SitePages {
     }
 
     /// Hands every page to `emit`, which renders it (or keeps the one already written from the same
-    /// inputs) at once, so a site of any size is never in memory whole.
-    func render(_ root: Album, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
-        try render(root, trail: [], emit: emit)
+    /// inputs) at once, so a site of any size is never in memory whole. Every page's inputs digest is
+    /// worked out first, on every core (`jobs`): a rebuild keeps most pages on their digest alone, and a
+    /// page's inputs are made again only when it is rendered.
+    func render(_ root: Album, jobs: Int = Parallelism.available, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
+        let (albums, pages) = self.pages(root)
+        let digests = pages.parallelMap(jobs: jobs) { page in
+            let (album, trail) = albums[page.album]
+            switch page.kind {
+            case .gallery(let number, let count):
+                return galleryInputs(album, number: number, of: count, trail: trail).digest(site: galleryDigest)
+            case .photo(let index):
+                return photoPageInputs(album, index: index, trail: trail).digest(site: siteDigest)
+            }
+        }
+        for (page, digest) in zip(pages, digests) {
+            let (album, trail) = albums[page.album]
+            switch page.kind {
+            case .gallery(let number, let count):
+                try emit(Page(path: Self.galleryPath(album: album.sitePath, page: number), inputs: digest) { () throws(BuildError) in
+                    try galleryPage(galleryInputs(album, number: number, of: count, trail: trail))
+                })
+            case .photo(let index):
+                try emit(Page(path: album.photos[index].page, inputs: digest) { () throws(BuildError) in
+                    try photoPage(photoPageInputs(album, index: index, trail: trail))
+                })
+            }
+        }
     }
 
-    private func render(_ album: Album, trail above: [(title: String, path: String)],
-                        emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
-        let trail = above + [(album.title, Self.galleryPath(album: album.sitePath, page: 1))]
-        let count = pageCount(album)
-        for number in 1...count {
-            let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
-            let path = Self.galleryPath(album: album.sitePath, page: number)
-            let inputs = galleryPageInputs(album, number: number, of: count, photos: slice, path: path, trail: trail)
-            try emit(Page(path: path, inputs: inputs.digest(site: galleryDigest)) { () throws(BuildError) in try galleryPage(inputs) })
+    /// One page to make: which album's (its place in the list of albums), and which of its pages.
+    private struct PageToMake: Sendable {
+        enum Kind: Sendable {
+            case gallery(number: Int, count: Int)
+            case photo(index: Int)
         }
-        for index in album.photos.indices {
-            let inputs = photoPageInputs(album, index: index, trail: trail)
-            try emit(Page(path: inputs.path, inputs: inputs.digest(site: siteDigest)) { () throws(BuildError) in try photoPage(inputs) })
+
+        var album: Int
+        var kind: Kind
+    }
+
+    /// A breadcrumb: a page's title and path.
+    private struct Crumb: Sendable {
+        var title: String
+        var path: String
+    }
+
+    /// Every album with the trail to it, and every page, in the order of `paths`: each album's gallery
+    /// pages, its photos' pages, then its sub-albums', depth first.
+    private func pages(_ root: Album) -> (albums: [(album: Album, trail: [Crumb])], pages: [PageToMake]) {
+        var albums: [(album: Album, trail: [Crumb])] = []
+        var pages: [PageToMake] = []
+        func add(_ album: Album, above: [Crumb]) {
+            let trail = above + [Crumb(title: album.title, path: Self.galleryPath(album: album.sitePath, page: 1))]
+            let count = pageCount(album)
+            albums.append((album, trail))
+            for number in 1...count { pages.append(PageToMake(album: albums.count - 1, kind: .gallery(number: number, count: count))) }
+            for index in album.photos.indices { pages.append(PageToMake(album: albums.count - 1, kind: .photo(index: index))) }
+            for child in album.children { add(child, above: trail) }
         }
-        for child in album.children { try render(child, trail: trail, emit: emit) }
+        add(root, above: [])
+        return (albums, pages)
+    }
+
+    private func galleryInputs(_ album: Album, number: Int, of count: Int, trail: [Crumb]) -> GalleryPageInputs {
+        let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
+        return galleryPageInputs(album, number: number, of: count, photos: slice, path: Self.galleryPath(album: album.sitePath, page: number),
+                                 trail: trail)
     }
 
     private func pageCount(_ album: Album) -> Int {
@@ -91,7 +138,7 @@ struct SitePages {
 
     /// What gallery page `number` of `album` shows.
     private func galleryPageInputs(_ album: Album, number: Int, of pageCount: Int, photos: ArraySlice<PublishedPhoto>, path: String,
-                                   trail: [(title: String, path: String)]) -> GalleryPageInputs {
+                                   trail: [Crumb]) -> GalleryPageInputs {
         let albums = number == 1 ? album.children.filter { $0.cover != nil } : []
         var tiles: [GalleryPageInputs.Tile] = []
         tiles.reserveCapacity(albums.count + photos.count)
@@ -187,7 +234,7 @@ struct SitePages {
     // MARK: - Photo pages
 
     /// What the photo page of `album.photos[index]` shows.
-    private func photoPageInputs(_ album: Album, index: Int, trail: [(title: String, path: String)]) -> PhotoPageInputs {
+    private func photoPageInputs(_ album: Album, index: Int, trail: [Crumb]) -> PhotoPageInputs {
         let published = album.photos[index]
         let photo = published.photo
         let view = published.view

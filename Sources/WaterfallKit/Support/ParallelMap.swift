@@ -36,6 +36,29 @@ extension Array where Element: Sendable {
     }
 }
 
+extension Array where Element: Sendable {
+    /// Changes every element in place on up to `jobs` threads (no element is copied: a large value, such as
+    /// an album's photos, is changed where it is).
+    mutating func parallelUpdate(jobs: Int, _ update: @Sendable (inout Element) -> Void) {
+        let workers = Swift.min(Swift.max(jobs, 1), count)
+        guard workers > 1 else {
+            for index in indices { update(&self[index]) }
+            return
+        }
+        let next = Atomic<Int>(0)
+        withUnsafeMutableBufferPointer { items in
+            nonisolated(unsafe) let items = items  // each index is changed by exactly one worker
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < items.count else { return }
+                    update(&items[index])
+                }
+            }
+        }
+    }
+}
+
 /// Two independent pieces of work at once, on two threads when the machine has them.
 enum Parallel {
     static func both<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
