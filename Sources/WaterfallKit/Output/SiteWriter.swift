@@ -241,14 +241,13 @@ struct SiteWriter {
     /// Stages `file` (whose content hash is `hash`) as `path`: a hard link to it where possible, unless
     /// `copy`, else a copy. The site never holds a symbolic link.
     mutating func publish(_ file: OpenFile, hash text: String, as path: String, copy: Bool = false) throws(FileSystemError) {
-        try publish(opening: { () throws(FileSystemError) in file }, hash: text, as: path, copy: copy)
+        try publish(opening: { () throws(FileSystemError) in file }, hash: ContentDigest(hex: text), as: path, copy: copy)
     }
 
     /// `publish`, opening the file only when it is needed: a link whose content is already in place (the
     /// common case of a rebuild) costs no open.
-    mutating func publish(opening open: () throws(FileSystemError) -> OpenFile, hash text: String, as path: String,
+    mutating func publish(opening open: () throws(FileSystemError) -> OpenFile, hash: ContentDigest?, as path: String,
                           at position: Int? = nil, copy: Bool = false) throws(FileSystemError) {
-        let hash = ContentDigest(hex: text)
         let (position, existing) = try self.existing(path, at: position)
         if !copy, let hash, let existing, existing.hash == hash {
             planned[position].state = .kept

@@ -38,8 +38,9 @@ struct BuildCache: Sendable {
         /// The file in the cache's `images/` folder.
         var file: String
         var bytes: Int
-        /// The file's content hash: what proves the file is the one that was made.
-        var hash: String
+        /// The file's content hash: what proves the file is the one that was made (16 bytes, not 32 hex
+        /// digits: a site holds 200,000 of them). nil when the recorded text is not a digest: never proven.
+        var hash: ContentDigest?
         var width: Int
         var height: Int
         var format: ImageFormat
@@ -154,12 +155,10 @@ struct BuildCache: Sendable {
     func holds(_ derived: Derived, trusting trusted: ProvenFiles) -> Bool {
         guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file,
               Int(info.st_size) == derived.bytes else { return false }
-        if let digest = ContentDigest(hex: derived.hash),
-           trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest)) {
-            return true
-        }
+        guard let digest = derived.hash else { return false }
+        if trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest)) { return true }
         guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return false }
-        return (try? file.contentHash()) == derived.hash
+        return (try? file.contentDigest()) == digest
     }
 
     /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the
@@ -173,7 +172,7 @@ struct BuildCache: Sendable {
         let format = image.format, width = image.width, height = image.height
         let temporary = temporaryName(label)
         let file = Self.digest(content + "|" + key) + format.fileExtension
-        guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentHash(),
+        guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentDigest(),
               (try? folder.tmp.rename(temporary, to: folder.images, as: file)) != nil else {
             folder.tmp.remove(temporary)
             return nil
@@ -227,10 +226,11 @@ struct BuildCache: Sendable {
     /// more (made with older settings), so a cache a pipeline keeps does not grow without end. Only names
     /// the cache's own naming could have made are touched, inside a folder proven to be the cache.
     func prune(keepingPhotos names: [String], images stored: [String]) -> Int {
-        let entries = Set(names.map { Self.digest($0) + ".json" })
+        // Entries by their digests' values, not their file names: no name made for each of 100,000 photos.
+        let entries = Set(names.map(Self.digestValue))
         let images = Set(stored)
         var removed = 0
-        for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(name) {
+        for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(UInt64(name.prefix(16), radix: 16)!) {
             if folder.photos.remove(name) { removed += 1 }
         }
         for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif"]) where !images.contains(name) {
@@ -332,7 +332,7 @@ extension BuildCache.Entry {
                   Self.isStoreName(file), Self.plausible(w, h) else { return nil }
             var color: AverageColor?
             if case .string(let hex)? = part["average"] { color = AverageColor(hex: hex) }
-            self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
+            self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: ContentDigest(hex: hash), width: w, height: h,
                                                      format: derivedFormat, averageColor: color)
         }
     }
@@ -357,7 +357,7 @@ extension BuildCache.Entry {
             ("derived", .object(derived.labels.map { label in
                 let item = derived[label]!
                 return (label, .object([("key", .string(item.key)), ("file", .string(item.file)), ("bytes", .int(item.bytes)),
-                                        ("hash", .string(item.hash)),
+                                        ("hash", .string(item.hash?.hex ?? "")),
                                         ("width", .int(item.width)), ("height", .int(item.height)),
                                         ("format", .string(item.format.rawValue))]
                                        + (item.averageColor.map { [("average", .string($0.hex))] } ?? [])))

@@ -70,7 +70,7 @@ struct ByteWriter {
             try count(numbers[derived.key]!)
             try string(derived.file)
             try int(derived.bytes)
-            try string(derived.hash)
+            try string(derived.hash?.hex ?? "")
             try int(derived.width)
             try int(derived.height)
             try string(derived.format.rawValue)
@@ -118,6 +118,14 @@ struct ByteReader {
     mutating func count() -> Int? {
         guard let value = uint64(), value <= UInt64(bytes.endIndex - index) else { return nil }
         return Int(value)
+    }
+
+    /// A string read as a digest, in place (no String made): the digest when it is 32 hex digits, nil
+    /// inside when it is any other text, nil when there is no string.
+    mutating func digest() -> ContentDigest?? {
+        guard let length = count() else { return nil }
+        defer { index += length }
+        return .some(length == 32 ? ContentDigest(hexBytes: bytes[index..<index + length]) : nil)
     }
 
     mutating func string() -> String? {
@@ -168,7 +176,7 @@ struct ByteReader {
         for _ in 0..<derivedCount {
             guard let label = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
                   let key = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
-                  let file = string(), let bytes = int(), let hash = string(), let w = int(), let h = int(),
+                  let file = string(), let bytes = int(), let hash = digest(), let w = int(), let h = int(),
                   let kind = string().flatMap(ImageFormat.init(rawValue:)), let average = optional({ $0.string() }),
                   BuildCache.Entry.isStoreName(file), BuildCache.Entry.plausible(w, h) else { return nil }
             entry.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,

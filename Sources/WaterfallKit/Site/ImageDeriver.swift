@@ -51,7 +51,7 @@ struct ImageDeriver: Sendable {
         let needs = photos.parallelMap(jobs: jobs) { photo -> (set: [Derivation], kept: [DerivedFile]) in
             let keyed = setsByHeader[photo.header]!
             let kept = keyed.compactMap { derivation, key -> DerivedFile? in
-                guard let stored = photo.cached?.derived[derivation.label], stored.key == key,
+                guard let stored = photo.cachedEntry?.entry.derived[derivation.label], stored.key == key,
                       cache.holds(stored, trusting: proven) else { return nil }
                 return DerivedFile(derivation: derivation, key: key, stored: stored)
             }
@@ -90,6 +90,7 @@ struct ImageDeriver: Sendable {
         }
 
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0, split: split)
+        outcome.photos.reserveCapacity(photos.count)  // 100,000 photos grown by doubling would pass through twice the room
         let failures = Dictionary(uniqueKeysWithValues: zip(jobs, results).compactMap { job, result in
             result.failureValue.map { (job.photo, $0.reason) }
         })

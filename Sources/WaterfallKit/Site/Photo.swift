@@ -14,7 +14,13 @@ struct Photo: Sendable {
     /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
     var taken: Int? { facts.taken }
     /// What the cache knows of this file (its header came from there), if it knows it.
-    var cached: BuildCache.Entry? = nil
+    var cached: BuildCache.Entry? {
+        get { cachedEntry?.entry }
+        set { cachedEntry = newValue.map(CachedEntry.init) }
+    }
+    /// `cached`, boxed: a photo without one (every published photo, 100,000 of them in a large site's album
+    /// tree) does not carry an entry's worth of room inline.
+    var cachedEntry: CachedEntry? = nil
     /// The file's content hash (from the cache, or computed when the file is new or changed).
     var content: String = ""
 
@@ -82,6 +88,13 @@ struct Photo: Sendable {
         guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
         return extensions.contains(fileName[fileName.index(after: dot)...].lowercased())
     }
+}
+
+/// A cache entry held by reference (`Photo.cached`).
+final class CachedEntry: Sendable {
+    let entry: BuildCache.Entry
+
+    init(_ entry: BuildCache.Entry) { self.entry = entry }
 }
 
 /// The few facts a photo page shows from the photo's metadata, as the cache keeps them.
@@ -167,7 +180,7 @@ struct DerivedFile: Sendable, Equatable {
     var format: ImageFormat
     /// The file's name in the cache's `images/` folder.
     var stored: String
-    var hash: String
+    var hash: ContentDigest?
     var made: Bool
     /// Its mean colour (stills), shown while it loads.
     var averageColor: AverageColor? = nil

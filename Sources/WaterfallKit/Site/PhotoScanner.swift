@@ -130,6 +130,7 @@ struct PhotoScanner: Sendable {
         }
         result.cachedHeaders = hits.load(ordering: .relaxed)
         result.split = results.reduce(WorkSplit()) { $0 + $1.split }
+        result.photos.reserveCapacity(results.count)
         for (path, (read, warnings, _)) in zip(entries, results) {
             warnings.forEach { observe(.warning($0)) }
             switch read {

@@ -61,17 +61,17 @@ public struct SiteBuilder: Sendable {
         }
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
 
+        // The cache is brought up to date before the album tree is built and the site written, so that its
+        // entries (some 50 MB for 100,000 photos) are not held meanwhile: nothing after this reads them.
+        // Photos that failed this build keep their entries (their images may come back with a fix).
+        _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
+        cache.writeIndex(photos: names)
+        cache.forgetEntries()
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
                               settings: albumSettings, input: options.input, warn: { observe(.warning($0)) })
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.
-        let (photoCount, storedImages) = (derived.photos.count, derived.photos.flatMap { $0.images.map(\.stored) })
+        let photoCount = derived.photos.count
         derived.photos = []
-        // The cache is brought up to date before the site is written, so that its entries (some 100 MB for
-        // 100,000 photos) are not held while the pages are: nothing after this reads them. Photos that
-        // failed this build keep their entries (their images may come back with a fix).
-        _ = cache.prune(keepingPhotos: names, images: storedImages)
-        cache.writeIndex(photos: names)
-        cache.forgetEntries()
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
@@ -306,7 +306,7 @@ public struct SiteBuilder: Sendable {
                     }
                     if originals != .none {
                         let source = try OpenFile.open(photo.photo.source)
-                        try writer.publish(opening: { () throws(FileSystemError) in source }, hash: photo.photo.content, as: photo.original,
+                        try writer.publish(opening: { () throws(FileSystemError) in source }, hash: ContentDigest(hex: photo.photo.content), as: photo.original,
                                            at: next(), copy: originals == .copy)
                     }
                 }

@@ -10,10 +10,10 @@ struct CacheIndexTests {
                                      content: "ec2ecac93b2e6a714d062351a727cad7",
                                      header: ImageHeader(format: .jpeg, pixelWidth: 160, pixelHeight: 120, orientation: Orientation(rawValue: 6)))
         plain.derived["500"] = BuildCache.Derived(key: "derive-4|500x0|q82|false", file: "4417c09faaddabab.jpg", bytes: 6206,
-                                                  hash: "2d0050fabe034fb170db768e176c1091", width: 160, height: 120, format: .jpeg,
+                                                  hash: ContentDigest(hex: "2d0050fabe034fb170db768e176c1091"), width: 160, height: 120, format: .jpeg,
                                                   averageColor: AverageColor(red: 1, green: 2, blue: 255))
         plain.derived["view.avif"] = BuildCache.Derived(key: "derive-4|2048x2048|avif3|q60|s6 from derive-4|500x0", file: "0123456789abcdef.avif",
-                                                        bytes: 1, hash: "x", width: 1, height: 1_000_000, format: .avif)
+                                                        bytes: 1, hash: nil, width: 1, height: 1_000_000, format: .avif)
         var odd = BuildCache.Entry(name: "é\n\u{301}/\"x\\.png", size: -1, modified: -5, content: "",
                                    header: ImageHeader(format: .png, pixelWidth: 1, pixelHeight: 1, frames: 12))
         odd.facts.summary = "Canon · ƒ/4"
