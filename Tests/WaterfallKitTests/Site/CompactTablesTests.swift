@@ -42,6 +42,26 @@ struct CompactTablesTests {
         #expect(ContentDigest(hex: "g" + text.dropFirst()) == nil)
     }
 
+    /// A derived image's hash is held as a digest: one written as 32 hex digits reads back as it was, in
+    /// either case; any other text reads as no digest, which proves nothing (the image is made again).
+    @Test func derivedImageHashesAreDigests() throws {
+        func entry(hash: String) throws -> BuildCache.Entry? {
+            let json = #"{"name": "a.jpg", "size": 1, "modified": 2, "content": "c", "format": "jpeg", "pixelWidth": 4, "pixelHeight": 3, "#
+                + #""orientation": 1, "derived": {"500": {"key": "k", "file": "0123456789abcdef.jpg", "bytes": 9, "hash": "\#(hash)", "#
+                + #""width": 4, "height": 3, "format": "jpeg"}}}"#
+            return BuildCache.Entry(json: try JSONParser.parse(json))
+        }
+        let hex = "0123456789abcdef0123456789abcdef"
+        #expect(try entry(hash: hex)?.derived["500"]?.hash == ContentDigest(hex: hex))
+        #expect(try entry(hash: hex.uppercased())?.derived["500"]?.hash == ContentDigest(hex: hex))
+        for other in ["", "zz", String(hex.dropLast()), hex + "0"] {
+            let read = try entry(hash: other)
+            #expect(read != nil && read?.derived["500"] != nil && read?.derived["500"]?.hash == nil)
+        }
+        let written = try #require(try entry(hash: hex))
+        #expect(BuildCache.Entry(json: try JSONParser.parse(written.json.rendered())) == written)
+    }
+
     @Test func recordNumbersReadInPlaceAsStringsWould() {
         func parse(_ size: String, _ device: String, _ modified: String) -> OwnedFile? {
             let line = #"{"path": "a.html", "size": \#(size), "hash": "", "device": "\#(device)", "inode": "1", "modified": \#(modified)}"#
