@@ -24,12 +24,24 @@
 #include "resample_kernels.h"
 #include "source_file.h"
 
-/* One component's samples; past `width` and `height` the last column and row repeat (to whole blocks). */
+/* One component's samples, rows `first_row` on at `pixels`; past `width` and `height` the last column and
+ * row repeat (to whole blocks). */
 typedef struct {
     const uint8_t *pixels;
     size_t stride;
     uint32_t width, height;
+    uint32_t first_row;
 } sample_plane;
+
+/* Interleaved RGB made into Y, Cb and Cr one iMCU row (16 rows) at a time, as the encoder reaches it: the
+ * samples stay in cache between conversion and DCT, and no image-sized plane is ever allocated. */
+typedef struct {
+    int kernels;
+    const uint8_t *rgb;
+    uint32_t width, height, chroma_width, chroma_height;
+    uint8_t *y, *cb, *cr;              /* 16 rows × width, 8 rows × chroma_width each */
+    uint8_t *cb0, *cb1, *cr0, *cr1;    /* a pair of full-resolution rows, widened to whole MCUs */
+} rgb_strips;
 
 typedef struct {
     struct jpeg_compress_struct info;
@@ -56,7 +68,7 @@ static void transform_block_row(const jpeg_writer *w, const sample_plane *plane,
     const uint8_t *rows[8];
     for (uint32_t r = 0; r < 8; r++) {
         uint32_t y = block_row * 8 + r;
-        rows[r] = plane->pixels + (size_t)(y < plane->height ? y : plane->height - 1) * plane->stride;
+        rows[r] = plane->pixels + (size_t)((y < plane->height ? y : plane->height - 1) - plane->first_row) * plane->stride;
     }
     uint32_t whole = plane->width / 8 < blocks_across ? plane->width / 8 : blocks_across;
     wf_jpeg_fdct_quantize(w->kernels, rows, whole, divisors, (int16_t(*)[64])out, masks);
@@ -94,28 +106,52 @@ static int32_t count_dc_row(wf_jpeg_counts *counts, JBLOCKARRAY rows, const comp
     return last;
 }
 
-/* Every block of one component into its coefficient array, counting its symbols on the way. */
-static void transform_component(jpeg_writer *w, const sample_plane *plane, const component_blocks *c,
-                                jvirt_barray_ptr array, const wf_jpeg_divisors *divisors, wf_jpeg_counts *counts,
-                                uint64_t *masks) {
+/* One iMCU row of one component into its coefficient array, counting its symbols on the way; returns the
+ * DC the next row's first block is predicted from. */
+static int32_t transform_imcu_row(jpeg_writer *w, const sample_plane *plane, const component_blocks *c,
+                                  jvirt_barray_ptr array, uint32_t m, const wf_jpeg_divisors *divisors,
+                                  wf_jpeg_counts *counts, uint64_t *masks, int32_t last_dc) {
     j_common_ptr common = (j_common_ptr)&w->info;
-    uint32_t imcu_rows = divide_up(c->blocks_down, (uint32_t)c->v);
-    int32_t last_dc = 0;
-    for (uint32_t m = 0; m < imcu_rows; m++) {
-        JBLOCKARRAY rows = (*common->mem->access_virt_barray)(common, array, m * (JDIMENSION)c->v, (JDIMENSION)c->v, TRUE);
-        for (int y = 0; y < c->v; y++) {
-            uint32_t block_row = m * (uint32_t)c->v + (uint32_t)y;
-            if (block_row >= c->blocks_down) break;
-            transform_block_row(w, plane, block_row, c->blocks_across, divisors, rows[y], masks);
-            for (uint32_t b = 0; b < c->blocks_across; b++) wf_jpeg_count_ac(counts, rows[y][b], masks[b]);
-        }
-        last_dc = count_dc_row(counts, rows, c, m, last_dc);
+    JBLOCKARRAY rows = (*common->mem->access_virt_barray)(common, array, m * (JDIMENSION)c->v, (JDIMENSION)c->v, TRUE);
+    for (int y = 0; y < c->v; y++) {
+        uint32_t block_row = m * (uint32_t)c->v + (uint32_t)y;
+        if (block_row >= c->blocks_down) break;
+        transform_block_row(w, plane, block_row, c->blocks_across, divisors, rows[y], masks);
+        for (uint32_t b = 0; b < c->blocks_across; b++) wf_jpeg_count_ac(counts, rows[y][b], masks[b]);
     }
-    /* in a colour scan the MCUs are whole: what is missing of them is dummy blocks */
-    if (w->info.num_components > 1)
-        wf_jpeg_count_dummy(counts, (int64_t)round_up(c->blocks_across, (uint32_t)c->h) *
-                                        round_up(c->blocks_down, (uint32_t)c->v) -
-                                    (int64_t)c->blocks_across * c->blocks_down);
+    return count_dc_row(counts, rows, c, m, last_dc);
+}
+
+/* Rows 16m to 16m + 15 of the image as libjpeg converts and downsamples them for 4:2:0: each pair of rows
+ * converted (the last row doubled when the height is odd), Cb and Cr widened to whole MCUs by repeating
+ * their last sample, then averaged two by two. The chroma rows are as wide as their blocks, so no column of
+ * them is repeated later; only the last row is. */
+static void convert_strip(rgb_strips *s, uint32_t m, sample_plane planes[3]) {
+    size_t wide = 2 * (size_t)s->chroma_width;
+    uint32_t end = 8 * m + 8 < s->chroma_height ? 8 * m + 8 : s->chroma_height;
+    for (uint32_t row = 8 * m; row < end; row++) {
+        uint32_t top = 2 * row, bottom = top + 1 < s->height ? top + 1 : top;
+        wf_jpeg_rgb_to_ycc(s->kernels, s->rgb + (size_t)top * s->width * 3, s->width,
+                           s->y + (size_t)(top - 16 * m) * s->width, s->cb0, s->cr0);
+        if (bottom != top) {
+            wf_jpeg_rgb_to_ycc(s->kernels, s->rgb + (size_t)bottom * s->width * 3, s->width,
+                               s->y + (size_t)(bottom - 16 * m) * s->width, s->cb1, s->cr1);
+        } else {
+            memcpy(s->cb1, s->cb0, s->width);
+            memcpy(s->cr1, s->cr0, s->width);
+        }
+        for (size_t x = s->width; x < wide; x++) {
+            s->cb0[x] = s->cb0[s->width - 1];
+            s->cb1[x] = s->cb1[s->width - 1];
+            s->cr0[x] = s->cr0[s->width - 1];
+            s->cr1[x] = s->cr1[s->width - 1];
+        }
+        wf_jpeg_downsample_2x2(s->kernels, s->cb0, s->cb1, s->chroma_width, s->cb + (size_t)(row - 8 * m) * s->chroma_width);
+        wf_jpeg_downsample_2x2(s->kernels, s->cr0, s->cr1, s->chroma_width, s->cr + (size_t)(row - 8 * m) * s->chroma_width);
+    }
+    planes[0] = (sample_plane){s->y, s->width, s->width, s->height, 16 * m};
+    planes[1] = (sample_plane){s->cb, s->chroma_width, s->chroma_width, s->chroma_height, 8 * m};
+    planes[2] = (sample_plane){s->cr, s->chroma_width, s->chroma_width, s->chroma_height, 8 * m};
 }
 
 static void install_table(jpeg_writer *w, JHUFF_TBL **slot, const int64_t counts[257]) {
@@ -125,9 +161,10 @@ static void install_table(jpeg_writer *w, JHUFF_TBL **slot, const int64_t counts
     (*slot)->sent_table = FALSE;
 }
 
-/* The core: 1 plane (gray) or 3 (Y, Cb, Cr at libjpeg's default 2×2, 1×1, 1×1 sampling). */
-static void encode(jpeg_writer *w, FILE *file, const sample_plane *planes, int count, uint32_t width,
-                   uint32_t height, int quality, const uint8_t *icc, size_t icc_length) {
+/* The core: 1 plane (gray) or 3 (Y, Cb, Cr at libjpeg's default 2×2, 1×1, 1×1 sampling), from `whole`
+ * planes or made strip by strip from RGB by `strips`. */
+static void encode(jpeg_writer *w, FILE *file, const sample_plane *whole, rgb_strips *strips, int count,
+                   uint32_t width, uint32_t height, int quality, const uint8_t *icc, size_t icc_length) {
     struct jpeg_compress_struct *info = &w->info;
     jpeg_create_compress(info);
     jpeg_stdio_dest(info, file);
@@ -163,12 +200,24 @@ static void encode(jpeg_writer *w, FILE *file, const sample_plane *planes, int c
 
     uint64_t *masks = (*info->mem->alloc_large)((j_common_ptr)info, JPOOL_IMAGE, (size_t)widest * sizeof *masks);
     memset(w->counts, 0, sizeof w->counts);
-    for (int i = 0; i < count; i++) {
-        JQUANT_TBL *table = info->quant_tbl_ptrs[info->comp_info[i].quant_tbl_no];
-        wf_jpeg_divisors divisors;
-        wf_jpeg_divisors_init(&divisors, table->quantval);
-        transform_component(w, &planes[i], &blocks[i], arrays[i], &divisors, &w->counts[i == 0 ? 0 : 1], masks);
+    wf_jpeg_divisors divisors[3];
+    for (int i = 0; i < count; i++)
+        wf_jpeg_divisors_init(&divisors[i], info->quant_tbl_ptrs[info->comp_info[i].quant_tbl_no]->quantval);
+    int32_t last_dc[3] = {0, 0, 0};
+    sample_plane planes[3];
+    for (int i = 0; i < count && whole; i++) planes[i] = whole[i];
+    for (uint32_t m = 0, rows = divide_up(height, 8 * (uint32_t)max_v); m < rows; m++) {
+        if (strips) convert_strip(strips, m, planes);
+        for (int i = 0; i < count; i++)
+            last_dc[i] = transform_imcu_row(w, &planes[i], &blocks[i], arrays[i], m, &divisors[i],
+                                            &w->counts[i == 0 ? 0 : 1], masks, last_dc[i]);
     }
+    /* in a colour scan the MCUs are whole: what is missing of them is dummy blocks */
+    for (int i = 0; i < count && count > 1; i++)
+        wf_jpeg_count_dummy(&w->counts[i == 0 ? 0 : 1],
+                            (int64_t)round_up(blocks[i].blocks_across, (uint32_t)blocks[i].h) *
+                                    round_up(blocks[i].blocks_down, (uint32_t)blocks[i].v) -
+                                (int64_t)blocks[i].blocks_across * blocks[i].blocks_down);
     for (int t = 0; t < (count == 1 ? 1 : 2); t++) {
         if (w->counts[t].too_large) ERREXIT(info, JERR_BAD_DCT_COEF);
         install_table(w, &info->dc_huff_tbl_ptrs[t], w->counts[t].dc);
@@ -178,9 +227,9 @@ static void encode(jpeg_writer *w, FILE *file, const sample_plane *planes, int c
 }
 
 /* Creates `path`, encodes, and removes the file again on failure. */
-static wf_derive_status write_planes(const char *path, const sample_plane *planes, int count, uint32_t width,
-                                     uint32_t height, int quality, const uint8_t *icc, size_t icc_length, int kernels,
-                                     char *message, size_t size) {
+static wf_derive_status write_file(const char *path, const sample_plane *planes, rgb_strips *strips, int count,
+                                   uint32_t width, uint32_t height, int quality, const uint8_t *icc, size_t icc_length,
+                                   int kernels, char *message, size_t size) {
     FILE *file = wf_create_output(path);
     if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
     jpeg_writer *w = calloc(1, sizeof *w);
@@ -192,7 +241,7 @@ static wf_derive_status write_planes(const char *path, const sample_plane *plane
         w->kernels = kernels;
         w->info.err = wf_jpeg_error_init(&w->error);
         if (setjmp(w->error.jump) == 0) {
-            encode(w, file, planes, count, width, height, quality, icc, icc_length);
+            encode(w, file, planes, strips, count, width, height, quality, icc, icc_length);
         } else {
             wf_lowercase_first(w->error.message);
             snprintf(message, size, "cannot write the JPEG: %s", w->error.message);
@@ -206,50 +255,15 @@ static wf_derive_status write_planes(const char *path, const sample_plane *plane
     return status;
 }
 
-/* ---- interleaved RGB: libjpeg's colour conversion and downsampling first ---- */
-
-/* Y (width × height) and Cb, Cr as libjpeg makes them for 4:2:0: each pair of rows converted (the last
- * row doubled when the height is odd), Cb and Cr widened to whole MCUs by repeating their last sample,
- * then averaged two by two. The chroma planes are as wide as their blocks, so no column of them is
- * repeated later; only their last row is. NULL when out of memory; one allocation, freed by the caller. */
-static uint8_t *ycc_planes(int kernels, const uint8_t *rgb, uint32_t width, uint32_t height, sample_plane planes[3]) {
-    uint32_t chroma_width = 8 * divide_up(width, 16), chroma_height = divide_up(height, 2);
-    size_t luma = (size_t)width * height, chroma = (size_t)chroma_width * chroma_height, wide = 2 * (size_t)chroma_width;
-    uint8_t *memory = malloc(luma + 2 * chroma + 4 * wide);
-    if (!memory) return NULL;
-    uint8_t *y = memory, *cb = y + luma, *cr = cb + chroma, *full = cr + chroma;
-    uint8_t *cb0 = full, *cb1 = full + wide, *cr0 = full + 2 * wide, *cr1 = full + 3 * wide;
-    for (uint32_t row = 0; row < chroma_height; row++) {
-        uint32_t top = 2 * row, bottom = top + 1 < height ? top + 1 : top;
-        wf_jpeg_rgb_to_ycc(kernels, rgb + (size_t)top * width * 3, width, y + (size_t)top * width, cb0, cr0);
-        if (bottom != top) {
-            wf_jpeg_rgb_to_ycc(kernels, rgb + (size_t)bottom * width * 3, width, y + (size_t)bottom * width, cb1, cr1);
-        } else {
-            memcpy(cb1, cb0, width);
-            memcpy(cr1, cr0, width);
-        }
-        for (size_t x = width; x < wide; x++) {
-            cb0[x] = cb0[width - 1];
-            cb1[x] = cb1[width - 1];
-            cr0[x] = cr0[width - 1];
-            cr1[x] = cr1[width - 1];
-        }
-        wf_jpeg_downsample_2x2(kernels, cb0, cb1, chroma_width, cb + (size_t)row * chroma_width);
-        wf_jpeg_downsample_2x2(kernels, cr0, cr1, chroma_width, cr + (size_t)row * chroma_width);
-    }
-    planes[0] = (sample_plane){y, width, width, height};
-    planes[1] = (sample_plane){cb, chroma_width, chroma_width, chroma_height};
-    planes[2] = (sample_plane){cr, chroma_width, chroma_width, chroma_height};
-    return memory;
-}
+/* ---- interleaved pixels ---- */
 
 static wf_derive_status write_pixels(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                                      int channels, int quality, const uint8_t *icc, size_t icc_length, int kernels,
                                      char *message, size_t size) {
     if (channels == 1 || width == 0 || height == 0) { /* gray, or an empty image libjpeg refuses */
-        sample_plane gray = {pixels, width, width, height};
-        return write_planes(path, &gray, channels == 1 ? 1 : 3, width, height, quality, icc, icc_length, kernels,
-                            message, size);
+        sample_plane gray = {pixels, width, width, height, 0}, planes[3] = {gray, gray, gray};
+        return write_file(path, planes, NULL, channels == 1 ? 1 : 3, width, height, quality, icc, icc_length, kernels,
+                          message, size);
     }
     if (channels != 3) { /* what libjpeg said to anything else */
         FILE *file = wf_create_output(path);
@@ -259,14 +273,23 @@ static wf_derive_status write_pixels(const char *path, const uint8_t *pixels, ui
         snprintf(message, size, "cannot write the JPEG: bogus input colorspace");
         return WF_DERIVE_ERR_WRITE;
     }
-    sample_plane planes[3];
-    uint8_t *memory = ycc_planes(kernels, pixels, width, height, planes);
+    rgb_strips strips = {.kernels = kernels, .rgb = pixels, .width = width, .height = height,
+                         .chroma_width = 8 * divide_up(width, 16), .chroma_height = divide_up(height, 2)};
+    size_t luma = 16 * (size_t)width, chroma = 8 * (size_t)strips.chroma_width, wide = 2 * (size_t)strips.chroma_width;
+    uint8_t *memory = malloc(luma + 2 * chroma + 4 * wide);
     if (!memory) {
         snprintf(message, size, "out of memory");
         return WF_DERIVE_ERR_LIMIT;
     }
+    strips.y = memory;
+    strips.cb = strips.y + luma;
+    strips.cr = strips.cb + chroma;
+    strips.cb0 = strips.cr + chroma;
+    strips.cb1 = strips.cb0 + wide;
+    strips.cr0 = strips.cb1 + wide;
+    strips.cr1 = strips.cr0 + wide;
     wf_derive_status status =
-        write_planes(path, planes, 3, width, height, quality, icc, icc_length, kernels, message, size);
+        write_file(path, NULL, &strips, 3, width, height, quality, icc, icc_length, kernels, message, size);
     free(memory);
     return status;
 }
@@ -279,6 +302,7 @@ wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t
 }
 
 /* ---- planes ---- */
+
 
 static wf_derive_status write_wf_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
                                         const uint8_t *icc, size_t icc_length, int kernels, char *message,
@@ -296,8 +320,9 @@ static wf_derive_status write_wf_planes(const char *path, const wf_plane *planes
         }
     sample_plane samples[3];
     for (int i = 0; i < plane_count; i++)
-        samples[i] = (sample_plane){planes[i].pixels, planes[i].width, planes[i].width, planes[i].height};
-    return write_planes(path, samples, plane_count, width, height, quality, icc, icc_length, kernels, message, size);
+        samples[i] = (sample_plane){planes[i].pixels, planes[i].width, planes[i].width, planes[i].height, 0};
+    return write_file(path, samples, NULL, plane_count, width, height, quality, icc, icc_length, kernels, message,
+                      size);
 }
 
 wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, int plane_count, int quality,

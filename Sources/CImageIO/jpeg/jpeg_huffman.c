@@ -18,7 +18,7 @@ void wf_jpeg_count_ac(wf_jpeg_counts *counts, const int16_t block[64], uint64_t 
     while (rest) {
         int k = __builtin_ctzll(rest);
         int run = k - last - 1;
-        counts->ac[0xF0] += run >> 4; /* sixteen zeros at a time */
+        if (run > 15) counts->ac[0xF0] += run >> 4; /* sixteen zeros at a time (rare: a branch beats a store) */
         int32_t value = block[wf_jpeg_natural_order[k]];
         uint32_t magnitude = (uint32_t)(value < 0 ? -value : value);
         too_large |= magnitude >> 10; /* then the index below is wrong but still within the 257 */
