@@ -1,8 +1,8 @@
 /*
  * The JPEG encoder's own front end against libjpeg-turbo's scanline and raw-data encoders with
  * optimize_coding (the bytes must be the same: checked here too). A photo resampled to 2048×1536, 1000×750
- * and 500×375; RGB through wf_write_jpeg and Y, Cb, Cr planes through wf_write_jpeg_planes; old and new
- * alternate run by run so that a busy moment hits both; the median of REPEAT runs each.
+ * and 500×375 (and libjpeg without optimize_coding, for scale); RGB through wf_write_jpeg and Y, Cb, Cr
+ * planes through wf_write_jpeg_planes; old and new alternate run by run so that a busy moment hits both; the median (and the fastest) of REPEAT runs each.
  * `make bench-jpeg-encode`. Usage: jpeg_front_end_bench photo.jpg [repeat] [quality]
  */
 #include <stdio.h>
@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
     snprintf(old_path, sizeof old_path, "/tmp/wf-bench-old-%d.jpg", (int)getpid());
     snprintf(new_path, sizeof new_path, "/tmp/wf-bench-new-%d.jpg", (int)getpid());
     const uint32_t sizes[][2] = {{2048, 1536}, {1000, 750}, {500, 375}};
-    printf("%-10s %-6s %10s %10s %7s %9s\n", "size", "input", "old ms", "new ms", "speedup", "bytes");
+    printf("%-10s %-6s %10s %10s %7s %9s %9s %9s %12s\n", "size", "input", "old ms", "new ms", "speedup", "old min",
+           "new min", "bytes", "std tables");
     for (size_t s = 0; s < 3; s++) {
         uint32_t w = sizes[s][0], h = sizes[s][1];
         uint8_t *rgb = wf_resample_image(image.pixels, image.width, image.height, 3, w, h, 0);
@@ -104,7 +105,21 @@ int main(int argc, char **argv) {
             double o = old_times[repeat / 2], n = new_times[repeat / 2];
             char size[32];
             snprintf(size, sizeof size, "%ux%u", w, h);
-            printf("%-10s %-6s %10.2f %10.2f %6.2fx %9zu\n", size, input == 0 ? "RGB" : "planes", o, n, o / n, file_size(new_path));
+            printf("%-10s %-6s %10.2f %10.2f %6.2fx %9.2f %9.2f %9zu", size, input == 0 ? "RGB" : "planes", o, n, o / n,
+                   old_times[0], new_times[0], file_size(new_path));
+            if (input == 0) { /* libjpeg's scanline encoder without optimize_coding, for scale */
+                double *standard = calloc((size_t)repeat, sizeof(double));
+                for (int r = 0; r < repeat; r++) {
+                    unlink(old_path);
+                    double t0 = now();
+                    oracle_write_jpeg_standard_tables(old_path, rgb, w, h, 3, quality, message, sizeof message);
+                    standard[r] = (now() - t0) * 1000;
+                }
+                qsort(standard, (size_t)repeat, sizeof(double), compare);
+                printf(" %9.2f ms", standard[repeat / 2]);
+                free(standard);
+            }
+            printf("\n");
             free(old_times);
             free(new_times);
         }

@@ -34,8 +34,8 @@ static uint8_t *padded(const uint8_t *pixels, uint32_t width, uint32_t height, u
 }
 
 static int encode(const char *path, const uint8_t *pixels, uint8_t *const *planes, const uint32_t *widths,
-                  const uint32_t *heights, uint32_t width, uint32_t height, int components, int raw, int quality,
-                  const uint8_t *icc, size_t icc_length, char *message, size_t size) {
+                  const uint32_t *heights, uint32_t width, uint32_t height, int components, int raw, int optimize,
+                  int quality, const uint8_t *icc, size_t icc_length, char *message, size_t size) {
     FILE *file = fopen(path, "wb");
     if (!file) {
         snprintf(message, size, "cannot create %s", path);
@@ -57,7 +57,7 @@ static int encode(const char *path, const uint8_t *pixels, uint8_t *const *plane
         info.in_color_space = components == 1 ? JCS_GRAYSCALE : raw ? JCS_YCbCr : JCS_RGB;
         jpeg_set_defaults(&info);
         jpeg_set_quality(&info, quality, TRUE);
-        info.optimize_coding = TRUE;
+        info.optimize_coding = optimize ? TRUE : FALSE;
         info.raw_data_in = raw ? TRUE : FALSE;
         jpeg_start_compress(&info, TRUE);
         if (icc && icc_length > 0) jpeg_write_icc_profile(&info, icc, (unsigned int)icc_length);
@@ -113,12 +113,17 @@ static int encode(const char *path, const uint8_t *pixels, uint8_t *const *plane
 
 int oracle_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                       int quality, const uint8_t *icc, size_t icc_length, char *message, size_t size) {
-    return encode(path, pixels, NULL, NULL, NULL, width, height, channels, 0, quality, icc, icc_length, message, size);
+    return encode(path, pixels, NULL, NULL, NULL, width, height, channels, 0, 1, quality, icc, icc_length, message, size);
+}
+
+int oracle_write_jpeg_standard_tables(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                                      int channels, int quality, char *message, size_t size) {
+    return encode(path, pixels, NULL, NULL, NULL, width, height, channels, 0, 0, quality, NULL, 0, message, size);
 }
 
 int oracle_write_jpeg_raw(const char *path, uint8_t *const *planes, const uint32_t *widths, const uint32_t *heights,
                           int plane_count, int quality, const uint8_t *icc, size_t icc_length, char *message,
                           size_t size) {
-    return encode(path, NULL, planes, widths, heights, widths[0], heights[0], plane_count, 1, quality, icc, icc_length,
-                  message, size);
+    return encode(path, NULL, planes, widths, heights, widths[0], heights[0], plane_count, 1, 1, quality, icc,
+                  icc_length, message, size);
 }
