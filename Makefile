@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-bytes bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal;"
 	@echo "                     the first build of each input format against that format's floor (issue 14)"
 	@echo "make bench-encode    derived-image encoders: JPEG q82, WebP and AVIF at several qualities and speeds (ms, bytes)"
+	@echo "make bench-jpeg-encode  the JPEG encoder's own front end against libjpeg's optimize_coding (ms per encode)"
 	@echo "make bench-bytes     bytes a visitor downloads (390 and 1440 px, Chromium) and first-build time per formats set, real photos"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
@@ -111,6 +112,11 @@ sanitize: deps
 	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+	@# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(C_SOURCES) Tests/CJPEGOracle/jpeg_oracle.c \
+		Tests/CImageIO/check_jpeg_encode.c $(C_LIBS) -o .build/sanitize/jpeg_encode
+	.build/sanitize/jpeg_encode SampleGallery/chelsea-the-cat.jpg SampleGallery/cameraman.jpg SampleGallery/coffee-panorama.jpg \
+		SampleGallery/retina-fundus.jpg $(FIXTURES)/thumbnails/gps-xmp-comment-icc.jpg
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz
@@ -191,6 +197,17 @@ bench-encode: deps
 	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld $(C_SOURCES) \
 		Benchmarks/encode/encode_bench.c $(C_LIBS) -o .build/bench/encode_bench
 	.build/bench/encode_bench $(ENCODE_BENCH_PHOTOS)
+
+# The JPEG encoder's own front end against libjpeg's encoders with optimize_coding (same bytes, checked):
+# ms per encode at 2048×1536, 1000×750 and 500×375, RGB and planes (Benchmarks/encode/jpeg_front_end_bench.c).
+JPEG_BENCH_PHOTO ?= SampleGallery/retina-fundus.jpg
+
+bench-jpeg-encode: deps
+	@mkdir -p .build/bench
+	$(CLANG) -O2 -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -ITests/CJPEGOracle/include -fuse-ld=lld \
+		$(C_SOURCES) Tests/CJPEGOracle/jpeg_oracle.c Benchmarks/encode/jpeg_front_end_bench.c $(C_LIBS) \
+		-o .build/bench/jpeg_front_end_bench
+	.build/bench/jpeg_front_end_bench $(JPEG_BENCH_PHOTO)
 
 # Real photographs from Debian's wallpaper packages (Benchmarks/bytes/photos.txt), fetched, never committed.
 $(BENCH_DIR)/photos/.done: Benchmarks/bytes/photos.txt Benchmarks/bytes/fetch_photos.sh

@@ -28,9 +28,12 @@ let package = Package(
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),
         .executableTarget(name: "waterfall", dependencies: ["WaterfallKit"]),
         .executableTarget(name: "waterfall-bench", dependencies: ["WaterfallKit"]),
+        // Test-only: libjpeg-turbo's own encoder (scanlines and raw planes, optimize_coding), the oracle the
+        // JPEG encoder's output is compared with byte for byte.
+        .target(name: "CJPEGOracle", path: "Tests/CJPEGOracle", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(
             name: "WaterfallKitTests",
-            dependencies: ["WaterfallKit"],
+            dependencies: ["WaterfallKit", "CJPEGOracle"],
             exclude: ["Fixtures"]
         ),
     ]

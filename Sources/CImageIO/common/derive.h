@@ -188,7 +188,9 @@ void wf_raster_free(wf_raster *r);
 wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size);
-/* Y, Cb, Cr planes at 4:2:0 (plane_count 3) or one gray plane, as a baseline JPEG. */
+/* Y, Cb, Cr planes at 4:2:0 (plane_count 3: Y width × height, Cb and Cr ceil(width / 2) × ceil(height / 2)) or
+ * one gray plane, as a baseline JPEG by the same encoder; each plane padded to whole blocks by repeating its
+ * last column and row. The bytes are those of libjpeg's jpeg_write_raw_data on the planes so padded. */
 wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
                                       const uint8_t *icc, size_t icc_length, char *message, size_t size);
 wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,

@@ -203,6 +203,24 @@ void wf_image_free(wf_image *image);
 uint8_t *wf_resample_image(const uint8_t *image, uint32_t width, uint32_t height, int channels, uint32_t out_width,
                            uint32_t out_height, int portable);
 
+/* For tests: the JPEG encoder of derived images on interleaved pixels (1 or 3 channels, as wf_derive writes
+ * them) or on planes (3: Y width × height, Cb and Cr ceil(width / 2) × ceil(height / 2); or 1: gray). With
+ * `portable` the portable kernels run even where faster ones would (both must give the same bytes). */
+wf_derive_status wf_encode_jpeg_for_tests(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+                                          int32_t channels, int32_t quality, const uint8_t *icc, size_t icc_length,
+                                          int32_t portable, char *message, size_t size);
+wf_derive_status wf_encode_jpeg_planes_for_tests(const char *path, uint8_t *const *pixels, const uint32_t *widths,
+                                                 const uint32_t *heights, int32_t plane_count, int32_t quality,
+                                                 const uint8_t *icc, size_t icc_length, int32_t portable,
+                                                 char *message, size_t size);
+/* For tests: `count` 8×8 blocks side by side (8 rows of 8 × count samples, `stride` apart) through the JPEG
+ * encoder's DCT and quantisation for `quality`'s luminance (chroma 0) or chrominance table: 64 coefficients
+ * a block in natural order, and each block's mask of nonzero coefficients in zigzag order. 0 on success. */
+int32_t wf_jpeg_quantize_for_tests(const uint8_t *samples, size_t stride, uint32_t count, int32_t quality,
+                                   int32_t chroma, int32_t portable, int16_t *coefficients, uint64_t *masks);
+/* For tests: the kernels the encoder and the resampler run here: 1 AVX2, 0 portable. */
+int32_t wf_jpeg_kernels_for_tests(void);
+
 /* For tests: the ICC profile of a JPEG (libjpeg's jpeg_read_icc_profile), PNG (libpng's iCCP), WebP
  * (libwebpmux's ICCP chunk) or HEIF/AVIF (libheif's raw colour profile), as an independent check of what
  * wf_derive wrote. Returns the profile's length (copying at most `capacity`
