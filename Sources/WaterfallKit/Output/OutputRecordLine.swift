@@ -15,9 +15,24 @@ enum OutputRecordLine {
     }
 
     static func parse(_ line: ArraySlice<UInt8>) -> OwnedFile? {
+        parseInPlace(line).map { path, record in
+            var record = record
+            record.path = String(decoding: path, as: UTF8.self)
+            return record
+        }
+    }
+
+    /// `parse`, the path left as its UTF-8 bytes (read in place, no string made, in the common case) and
+    /// the record's own path empty.
+    static func parseInPlace(_ line: ArraySlice<UInt8>) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
         var cursor = Cursor(bytes: line)
-        if let record = cursor.record() { return record }
-        return generic(line)
+        if let parsed = cursor.record() { return parsed }
+        return generic(line).map { record in
+            var record = record
+            let path = ArraySlice(record.path.utf8)
+            record.path = ""
+            return (path, record)
+        }
     }
 
     /// The fast path: the exact shape `render` writes, or nil.
@@ -30,8 +45,8 @@ enum OutputRecordLine {
             index = bytes.startIndex
         }
 
-        mutating func record() -> OwnedFile? {
-            guard literal(#"{"path": ""#), let path = plainString(), literal(#", "size": "#), let size = number(),
+        mutating func record() -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
+            guard literal(#"{"path": ""#), let path = plainBytes(), literal(#", "size": "#), let size = number(),
                   literal(#", "hash": ""#), let hash = digest(),
                   literal(#", "device": ""#), let device = unsigned(),
                   literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number()
@@ -42,8 +57,8 @@ enum OutputRecordLine {
                 inputs = digest
             }
             guard literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
-            return OwnedFile(path: path, size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
-                             modified: modified, inputs: inputs)
+            return (path, OwnedFile(path: "", size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
+                                    modified: modified, inputs: inputs))
         }
 
         private mutating func literal(_ text: StaticString) -> Bool {
@@ -52,6 +67,16 @@ enum OutputRecordLine {
             let matches = text.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
             if matches { index += count }
             return matches
+        }
+
+        /// `plainString`'s bytes, in place: valid UTF-8 (checked without making a string when all ASCII).
+        private mutating func plainBytes() -> ArraySlice<UInt8>? {
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            let run = bytes[index..<end]
+            guard !run.contains(UInt8(ascii: "\\")), !run.contains(where: { $0 < 0x20 }),
+                  run.allSatisfy({ $0 < 0x80 }) || String(validating: run, as: UTF8.self) != nil else { return nil }
+            index = end + 1
+            return run
         }
 
         /// A string up to its closing quote, with no escapes in it (one with escapes takes the slow path).

@@ -58,13 +58,29 @@ struct OutputRecords: Sendable {
     static let journalName = "journal"
     private static let heading = #"{"waterfall":"manifest","version":1}"#
 
-    /// The latest record of every path, and where each is by path (as bytes: two spellings of one name are
-    /// two paths): an index into the list rather than the record itself, so the table of 400,000 paths stays
-    /// small (its slots are allocated for twice as many). Earlier records (rarely: a build stopped half way)
-    /// beside them.
-    private var all: [OwnedFile] = []
-    private var slots: [ExactPath: Int32] = [:]
+    /// The latest record of every path, its path's UTF-8 bytes in one shared buffer (`bytes`) rather than a
+    /// string each, and where each is by path (as bytes: two spellings of one name are two paths): an
+    /// open-addressed table of indexes into the list, so 400,000 paths cost one buffer, one list and one table
+    /// of 32-bit slots. Earlier records (rarely: a build stopped half way) beside them.
+    private var all: [Entry] = []
+    private var bytes: [UInt8] = []
+    private var table = PathTable()
     private var earlier: [ExactPath: [OwnedFile]] = [:]
+
+    /// A record as kept: its path is `count` bytes at `start` in `bytes`.
+    private struct Entry: Sendable {
+        var start: Int
+        var count: Int
+        var size: Int
+        var hash: ContentDigest?
+        var identity: FileIdentity
+        var modified: Int
+        var inputs: ContentDigest?
+
+        func isUnchanged(_ info: stat) -> Bool {
+            FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
+        }
+    }
 
     /// What proves a file at a path: nothing, the latest record of that path (named by its place in the
     /// list, not copied: a plan holds one for every file of the site), or another record.
@@ -76,6 +92,24 @@ struct OutputRecords: Sendable {
 
     init() {}
 
+    /// The record of entry `slot`, its path made a string.
+    private func record(_ slot: Int32) -> OwnedFile {
+        let entry = all[Int(slot)]
+        let path = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[entry.start..<entry.start + entry.count]), as: UTF8.self) }
+        return OwnedFile(path: path, size: entry.size, hash: entry.hash, identity: entry.identity, modified: entry.modified, inputs: entry.inputs)
+    }
+
+    /// The slot of `path`'s latest record.
+    private func slot(of path: ExactPath) -> Int32? {
+        var text = path.text
+        return text.withUTF8 { key in
+            bytes.withUnsafeBufferPointer { buffer in table.find(key, hash: PathTable.hash(UnsafeRawBufferPointer(key))) { slot in
+                let entry = all[Int(slot)]
+                return entry.count == key.count && (key.count == 0 || memcmp(key.baseAddress!, buffer.baseAddress! + entry.start, key.count) == 0)
+            } }
+        }
+    }
+
     /// The records in the state folder; what cannot be read proves nothing.
     static func read(from state: FolderHandle) -> OutputRecords {
         var records = OutputRecords()
@@ -83,11 +117,12 @@ struct OutputRecords: Sendable {
             guard let file = try? state.openFile(name) else { continue }
             // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
             // records rehashes them all several times.
-            records.slots.reserveCapacity(records.count + file.size / 160)
+            records.reserve(records.count + file.size / 160)
             records.all.reserveCapacity(records.count + file.size / 160)
+            records.bytes.reserveCapacity(records.bytes.count + file.size / 4)
             try? file.forEachLine { line in
-                guard let record = OutputRecordLine.parse(line) else { return }
-                records.add(record)
+                guard let (path, record) = OutputRecordLine.parseInPlace(line) else { return }
+                path.withUnsafeBufferPointer { records.add(record, path: $0) }
                 if name == journalName { records.isManifestOnly = false }
             }
         }
@@ -101,11 +136,11 @@ struct OutputRecords: Sendable {
     var count: Int { all.count }
 
     /// The latest record of `path`.
-    func record(at path: ExactPath) -> OwnedFile? { slots[path].map { all[Int($0)] } }
+    func record(at path: ExactPath) -> OwnedFile? { slot(of: path).map(record) }
 
     /// The latest record of `path`, when it shows the file of lstat `info` unchanged (compared in place, no copy).
     func latestProof(of path: ExactPath, info: stat) -> Proof? {
-        guard let slot = slots[path], all[Int(slot)].isUnchanged(info) else { return nil }
+        guard let slot = slot(of: path), all[Int(slot)].isUnchanged(info) else { return nil }
         return .latest(slot)
     }
 
@@ -113,7 +148,7 @@ struct OutputRecords: Sendable {
     func resolve(_ proof: Proof) -> OwnedFile? {
         switch proof {
         case .none: nil
-        case .latest(let slot): all[Int(slot)]
+        case .latest(let slot): record(slot)
         case .other(let record): record
         }
     }
@@ -131,27 +166,55 @@ struct OutputRecords: Sendable {
         }
     }
 
-    private mutating func add(_ record: OwnedFile) {
-        let path = ExactPath(record.path)
-        // One hash of the path for a new one (the common case); a path seen before puts its slot back.
-        guard let slot = slots.updateValue(Int32(all.count), forKey: path) else {
-            all.append(record)
-            return
+    /// Adds `record`, whose path is `key`'s UTF-8 bytes (its own `path` not read).
+    private mutating func add(_ record: OwnedFile, path key: UnsafeBufferPointer<UInt8>) {
+        do {
+            let hash = PathTable.hash(UnsafeRawBufferPointer(key))
+            let found = bytes.withUnsafeBufferPointer { buffer in table.find(key, hash: hash) { slot in
+                let entry = all[Int(slot)]
+                return entry.count == key.count && (key.count == 0 || memcmp(key.baseAddress!, buffer.baseAddress! + entry.start, key.count) == 0)
+            } }
+            if let slot = found {
+                // A path seen before (rarely): the earlier record moves aside, the slot keeps its place.
+                let before = self.record(slot)
+                earlier[ExactPath(before.path), default: []].append(before)
+                let entry = all[Int(slot)]
+                all[Int(slot)] = Entry(start: entry.start, count: entry.count, size: record.size, hash: record.hash,
+                                       identity: record.identity, modified: record.modified, inputs: record.inputs)
+                return
+            }
+            let start = bytes.count
+            bytes.append(contentsOf: key)
+            all.append(Entry(start: start, count: key.count, size: record.size, hash: record.hash, identity: record.identity,
+                             modified: record.modified, inputs: record.inputs))
+            if table.needsRoom(for: all.count) { reserve(all.count * 2) } else { table.insert(Int32(all.count - 1), hash: hash) }
         }
-        slots[path] = slot
-        earlier[path, default: []].append(all[Int(slot)])
-        all[Int(slot)] = record
+    }
+
+    /// Room in the table for `count` paths.
+    private mutating func reserve(_ count: Int) {
+        guard table.needsRoom(for: count) else { return }
+        table.reserve(count, hashes: hashes)
+    }
+
+    /// The hash of every entry's path, by slot (for the table to grow).
+    private var hashes: [Int] {
+        bytes.withUnsafeBytes { buffer in
+            all.map { PathTable.hash(UnsafeRawBufferPointer(rebasing: buffer[$0.start..<$0.start + $0.count])) }
+        }
     }
 
     /// Every path the records name.
-    var paths: [String] { all.map(\.path) }
+    var paths: [String] { (0..<Int32(all.count)).map { record($0).path } }
 
     /// The newest record of every path.
-    var latest: [OwnedFile] { all }
+    var latest: [OwnedFile] { (0..<Int32(all.count)).map(record) }
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
     var proven: ProvenFiles {
-        var files = all.compactMap(\.proven)
+        var files = all.compactMap { entry in
+            entry.hash.map { ProvenFile(identity: entry.identity, status: FileStatus(size: entry.size, modified: entry.modified), hash: $0) }
+        }
         for records in earlier.values { files += records.compactMap(\.proven) }
         return ProvenFiles(files)
     }
@@ -165,9 +228,9 @@ struct OutputRecords: Sendable {
     /// `owner`, naming the latest record instead of copying it when that is the one (the common case).
     func proof(of path: String, info: stat, open: () -> OpenFile?) -> Proof {
         let key = ExactPath(path)
-        guard EntryKind(info.st_mode) == .file, let slot = slots[key] else { return .none }
-        let latest = all[Int(slot)]
-        if latest.isUnchanged(info) { return .latest(slot) }
+        guard EntryKind(info.st_mode) == .file, let slot = slot(of: key) else { return .none }
+        if all[Int(slot)].isUnchanged(info) { return .latest(slot) }
+        let latest = record(slot)
         let candidates = [latest] + (earlier[key] ?? [])
         if let same = candidates.first(where: { $0.isUnchanged(info) }) { return .other(same) }
         let sized = candidates.filter { $0.size == Int(info.st_size) }
@@ -191,6 +254,49 @@ struct OutputRecords: Sendable {
         } catch {
             folder.remove(name)
             throw error
+        }
+    }
+}
+
+/// An open-addressed table of slots (indexes into a list), found by a path's hash and a comparison the
+/// caller makes; linear probing, at most half full.
+private struct PathTable: Sendable {
+    private var slots: [Int32] = []
+    private var mask = 0
+
+    static func hash(_ key: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: key)
+        return hasher.finalize()
+    }
+
+    /// Room for `count` slots (twice as many places); `hashes` gives every slot's hash, by slot, when the
+    /// table has to be made again.
+    func needsRoom(for count: Int) -> Bool { count * 2 > slots.count }
+
+    mutating func reserve(_ count: Int, hashes: [Int]) {
+        var size = 16
+        while size < count * 2 { size *= 2 }
+        guard size > slots.count else { return }
+        slots = [Int32](repeating: -1, count: size)
+        mask = size - 1
+        for (slot, hash) in hashes.enumerated() { insert(Int32(slot), hash: hash) }
+    }
+
+    mutating func insert(_ slot: Int32, hash: Int) {
+        var place = hash & mask
+        while slots[place] >= 0 { place = (place + 1) & mask }
+        slots[place] = slot
+    }
+
+    func find(_ key: UnsafeBufferPointer<UInt8>, hash: Int, matches: (Int32) -> Bool) -> Int32? {
+        guard !slots.isEmpty else { return nil }
+        var place = hash & mask
+        while true {
+            let slot = slots[place]
+            if slot < 0 { return nil }
+            if matches(slot) { return slot }
+            place = (place + 1) & mask
         }
     }
 }

@@ -432,9 +432,12 @@ struct SiteWriter {
     }
 
     /// A path that stays inside the output folder: relative, no `..`, `.` or empty segments, no NUL.
-    static func isSafeRelativePath(_ path: String) -> Bool {
+    static func isSafeRelativePath(_ path: String) -> Bool { isSafeRelativePath(path.utf8) }
+
+    /// `isSafeRelativePath` of a path's UTF-8 bytes.
+    static func isSafeRelativePath<Bytes: Sequence<UInt8>>(_ path: Bytes) -> Bool {
         var segment = 0, dots = 0  // the current segment's length, and how many of its bytes are dots
-        for byte in path.utf8 {
+        for byte in path {
             switch byte {
             case 0: return false
             case UInt8(ascii: "/"):
