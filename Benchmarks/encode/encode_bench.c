@@ -12,18 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "derive.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 typedef enum { JPEG, WEBP, AVIF } codec;
 

@@ -12,19 +12,10 @@
 #include <unistd.h>
 
 #include "cimageio.h"
+#include "bench_clock.h"
 #include "derive.h"
 #include "jpeg_oracle.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static size_t file_size(const char *path) {
     FILE *f = fopen(path, "rb");

@@ -120,6 +120,17 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+static int all_opaque(const uint8_t *pixels, size_t count, int channels) {
+    for (size_t i = (size_t)channels - 1; i < count * (size_t)channels; i += (size_t)channels)
+        if (pixels[i] != 255) return 0;
+    return 1;
+}
+
+static void drop_alpha(uint8_t *pixels, size_t count, int channels) {
+    size_t kept = (size_t)channels - 1;
+    for (size_t i = 0; i < count; i++) memmove(pixels + i * kept, pixels + i * (size_t)channels, kept);
+}
+
 /* ---- the sink: decoder rows into the resampler ---- */
 
 typedef struct {
@@ -168,18 +179,10 @@ static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, 
     return WF_DERIVE_OK;
 }
 
-/* Whether every alpha sample of a staged row is 255. */
-static int row_opaque(const resampling_sink *s) {
-    size_t n = (size_t)s->resampler.in_width * (size_t)s->source_channels;
-    unsigned all = 255;
-    for (size_t i = (size_t)s->source_channels - 1; i < n; i += (size_t)s->source_channels) all &= s->staging[i];
-    return all == 255;
-}
-
 /* A staged row without its alpha, into the resampler; or, at the first row with alpha in use, nothing more. */
 static void commit_guess(resampling_sink *s) {
     if (s->saw_alpha) return;
-    if (!row_opaque(s)) {
+    if (!all_opaque(s->staging, s->resampler.in_width, s->source_channels)) {
         s->saw_alpha = 1;
         return;
     }
@@ -307,17 +310,6 @@ static void decode_file(const char *path, wf_format format, const wf_decode_opti
     }
     free(stream);
     close(fd);
-}
-
-static int all_opaque(const uint8_t *pixels, size_t count, int channels) {
-    for (size_t i = (size_t)channels - 1; i < count * (size_t)channels; i += (size_t)channels)
-        if (pixels[i] != 255) return 0;
-    return 1;
-}
-
-static void drop_alpha(uint8_t *pixels, size_t count, int channels) {
-    size_t kept = (size_t)channels - 1;
-    for (size_t i = 0; i < count; i++) memmove(pixels + i * kept, pixels + i * (size_t)channels, kept);
 }
 
 /* The header reader's verdict as a derive failure. */
@@ -595,6 +587,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.out_height = heights[primary];
         sink.orientation = header.orientation >= 1 && header.orientation <= 8 ? header.orientation : 1;
         sink.guess_opaque = 1;
+        const resampling_sink unstarted = sink; /* what a second decode starts from */
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
         if (planes_welcome(r, &header, count)) {
             callbacks.begin_planes = sink_begin_planes;
@@ -606,11 +599,11 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         uint64_t start = now_ns();
         decode_file(source, header.format, &options, &callbacks, &outcome);
         if (outcome.status == WF_DERIVE_OK && sink.saw_alpha) { /* the guess was wrong: again, with alpha */
-            resampling_sink again = {.expected_width = sink.expected_width, .expected_height = sink.expected_height,
-                                     .out_width = sink.out_width, .out_height = sink.out_height,
-                                     .orientation = sink.orientation, .resample_ns = sink.resample_ns};
+            uint64_t spent = sink.resample_ns;
             sink_free(&sink);
-            sink = again;
+            sink = unstarted;
+            sink.guess_opaque = 0;
+            sink.resample_ns = spent;
             free(outcome.icc);
             outcome = (wf_decode_outcome){.status = WF_DERIVE_OK};
             decode_file(source, header.format, &options, &callbacks, &outcome);
