@@ -398,7 +398,7 @@ static void target_size(const wf_header *header, const wf_derive_request *r, uin
     *height = swap ? upright_width : upright_height;
 }
 
-/* Fills `out` for an image written from `image` (any orientation: the mean colour is the same). */
+/* Fills `out` for an image written from `image`; the mean colour is the set's (set_average). */
 static void made(const wf_raster *image, uint32_t width, uint32_t height, wf_format format, int icc_kept,
                  const wf_decode_outcome *decoded, wf_derive_result *out) {
     out->status = WF_DERIVE_OK;
@@ -409,7 +409,6 @@ static void made(const wf_raster *image, uint32_t width, uint32_t height, wf_for
     out->channels = image->channels;
     out->icc_length = icc_kept ? (int32_t)decoded->icc_length : 0;
     if (decoded->icc && !icc_kept) out->warnings++;
-    out->has_average = wf_raster_average(image, out->average_rgb);
     out->planes = image->planar;
 }
 
@@ -563,12 +562,18 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     /* 2. Every target in the stored orientation; the largest decides the DCT scale and is resampled
      *    straight from the decoder, the others from it (one decode for the whole set). */
     uint32_t *widths = calloc(count, sizeof *widths), *heights = calloc(count, sizeof *heights);
-    size_t primary = count;
+    size_t primary = count, smallest = count;
     for (size_t i = 0; i < count && widths && heights; i++) {
         if (r[i].animate && header.animated) continue;
         target_size(&header, &r[i], &widths[i], &heights[i]);
-        if (primary == count || (uint64_t)widths[i] * heights[i] > (uint64_t)widths[primary] * heights[primary]) primary = i;
+        uint64_t area = (uint64_t)widths[i] * heights[i];
+        if (primary == count || area > (uint64_t)widths[primary] * heights[primary]) primary = i;
+        if (smallest == count || area < (uint64_t)widths[smallest] * heights[smallest]) smallest = i;
     }
+    /* The mean colour, one per set, from its smallest image: a resample keeps the mean, so every size would
+     * give it to within rounding, and the largest would cost twenty times the pixels. */
+    int has_average = 0;
+    uint8_t average[3] = {0, 0, 0};
     uint32_t denominator = 1;
     resampling_sink sink = {0};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
@@ -647,6 +652,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         uint32_t width = sink.swapped ? heights[i] : widths[i], height = sink.swapped ? widths[i] : heights[i];
         int missing = !same_as_primary && wf_raster_resample(&image, width, height, &sized) != 0;
         results[i].resample_ns += now_ns() - start;
+        if (i == smallest && !missing) has_average = wf_raster_average(&sized, average);
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])
                 continue;
@@ -658,6 +664,11 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
                 emit(&sized, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
         }
         if (!same_as_primary && !missing) wf_raster_free(&sized);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if ((r[i].animate && header.animated) || results[i].status != WF_DERIVE_OK) continue;
+        results[i].has_average = has_average;
+        memcpy(results[i].average_rgb, average, sizeof average);
     }
 
 done:

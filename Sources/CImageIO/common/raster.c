@@ -102,28 +102,33 @@ void wf_raster_release_turned(const wf_raster *original, wf_raster *turned) {
     memset(turned, 0, sizeof *turned);
 }
 
-static inline uint32_t clamp_sample(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
+static inline uint32_t clamp_sample(int32_t v) { return (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 /* The mean of the colours as shown: each pixel made RGB by JFIF's equations (16-bit fixed point, each
  * chroma sample spread over the pixels it covers) and clipped, as a decoder clips it, before it is
- * counted. */
+ * counted. Walked by chroma sample, so each sample's terms are worked out once for its pixels. */
 static void planes_average(const wf_raster *r, uint8_t rgb[3]) {
     enum { CR_R = 91881, CB_G = 22554, CR_G = 46802, CB_B = 116130, HALF = 1 << 15 };
     const wf_plane *luma = &r->planes[0], *cb = &r->planes[1], *cr = &r->planes[2];
+    const uint32_t width = luma->width;
     uint64_t sum[3] = {0, 0, 0};
     for (uint32_t y = 0; y < luma->height; y++) {
-        const uint8_t *l = luma->pixels + (size_t)y * luma->width;
+        const uint8_t *l = luma->pixels + (size_t)y * width;
         const uint8_t *b = cb->pixels + (size_t)(y / 2) * cb->width, *c = cr->pixels + (size_t)(y / 2) * cr->width;
         uint32_t row[3] = {0, 0, 0};
-        for (uint32_t x = 0; x < luma->width; x++) {
-            int32_t v = l[x], u = (int32_t)b[x / 2] - 128, w = (int32_t)c[x / 2] - 128;
-            row[0] += clamp_sample(v + ((CR_R * w + HALF) >> 16));
-            row[1] += clamp_sample(v - ((CB_G * u + CR_G * w - HALF) >> 16));
-            row[2] += clamp_sample(v + ((CB_B * u + HALF) >> 16));
+        for (uint32_t x = 0; x < width; x += 2) {
+            int32_t u = (int32_t)b[x / 2] - 128, w = (int32_t)c[x / 2] - 128;
+            int32_t red = (CR_R * w + HALF) >> 16, green = -((CB_G * u + CR_G * w - HALF) >> 16),
+                    blue = (CB_B * u + HALF) >> 16;
+            for (uint32_t k = x; k < x + 2 && k < width; k++) {
+                row[0] += clamp_sample(l[k] + red);
+                row[1] += clamp_sample(l[k] + green);
+                row[2] += clamp_sample(l[k] + blue);
+            }
         }
         for (int k = 0; k < 3; k++) sum[k] += row[k];
     }
-    uint64_t count = (uint64_t)luma->width * luma->height;
+    uint64_t count = (uint64_t)width * luma->height;
     for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[k] + count / 2) / count);
 }
 

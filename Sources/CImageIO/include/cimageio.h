@@ -148,7 +148,8 @@ typedef struct {
     int32_t warnings;      /* recoverable oddities (benign PNG chunk errors, dropped ICC profile, ...) */
     int32_t has_average;   /* 1 when average_rgb holds the still's average colour (0: all transparent, or an
                               animation, whose tile is the still that has it) */
-    uint8_t average_rgb[3]; /* the output's mean colour, weighted by alpha, in its own colour space */
+    uint8_t average_rgb[3]; /* the mean colour, weighted by alpha, in the output colour space: one per set, from
+                               its smallest still (a resample keeps the mean) */
     int32_t copied;        /* 1: a JPEG written from the source's own DCT coefficients (lossless: the photo at
                               its own size and upright, stored no finer than the requested quality) */
     int32_t planes;        /* 1: made from a YCbCr JPEG's own Y, Cb and Cr planes, never converted to RGB */

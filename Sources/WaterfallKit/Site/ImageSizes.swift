@@ -128,8 +128,9 @@ struct Derivation: Sendable, Equatable {
     /// (within one level of the float filter's bytes); 6: a JPEG that is its own view image is copied
     /// losslessly where that costs no bytes (jpeg_copy.c); 7: the common AVIF decoded by libavif (avif_decode.c);
     /// 8: a YCbCr JPEG made into JPEGs stays in its Y, Cb and Cr planes (raster.c); 9: so does an AVIF stored
-    /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point.
-    static let formatVersion = "derive-9"
+    /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point; 10: one mean
+    /// colour per set, from its smallest image, and Lanczos weights by rotation (within a float's rounding).
+    static let formatVersion = "derive-10"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {
