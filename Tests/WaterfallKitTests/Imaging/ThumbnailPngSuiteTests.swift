@@ -64,4 +64,49 @@ struct ThumbnailPngSuiteTests {
             #expect(error.reason == "corrupt PNG: IDAT: CRC error")
         }
     }
+
+    /// libpng skips zlib's Adler-32 (PNG_IGNORE_ADLER32): the chunk CRCs already check every IDAT byte. A
+    /// file whose Adler-32 alone is wrong decodes to the original's pixels; the same damage without the CRC
+    /// put right is still a corrupt file.
+    @Test func adlerIsLeftToTheChunkCRCs() throws {
+        let folder = try TemporaryFolder()
+        let original = Fixtures.conformance("pngsuite/basn2c08.png")
+        var bytes = try Fixtures.bytes(original)
+        // The last IDAT's data ends with the zlib stream's Adler-32; its CRC follows.
+        var offset = 8, lastIDAT = -1
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if bytes[offset + 4..<offset + 8].elementsEqual("IDAT".utf8) { lastIDAT = offset }
+            offset += 12 + length
+        }
+        try #require(lastIDAT >= 0)
+        let length = bytes[lastIDAT..<lastIDAT + 4].reduce(0) { $0 << 8 | Int($1) }
+        let dataEnd = lastIDAT + 8 + length
+        bytes[dataEnd - 1] ^= 0x5A
+        let damaged = folder.url.appendingPathComponent("adler-crc-stale.png")
+        try Data(bytes).write(to: damaged)
+        let crc = Self.crc32(bytes[lastIDAT + 4..<dataEnd])
+        for k in 0..<4 { bytes[dataEnd + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+        let mended = folder.url.appendingPathComponent("adler-only.png")
+        try Data(bytes).write(to: mended)
+
+        func derive(_ source: String, _ name: String) throws -> TestPixels {
+            let output = folder.url.appendingPathComponent(name).path
+            _ = try Thumbnailer().make(from: source, to: output, request: .longEdge(300))
+            return try TestPixels.decode(output)
+        }
+        #expect(try derive(mended.path, "mended") == derive(original, "original"))
+        let error = try #require(throws: DeriveError.self) { _ = try derive(damaged.path, "damaged") }
+        #expect(error.kind == .corrupt)
+    }
+
+    /// PNG's CRC-32 (ISO 3309, reflected, as zlib's crc32).
+    static func crc32<S: Sequence>(_ bytes: S) -> UInt32 where S.Element == UInt8 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 }
