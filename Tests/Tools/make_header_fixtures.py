@@ -322,6 +322,13 @@ def cases():
         return png(ihdr(40, height, 8, 6), chunk(b"IDAT", zlib.compress(b"".join(rows), 9)))
     c["P12-rgba-alpha-in-last-row.png"] = rgba(30, True)
     c["P12-rgba-all-opaque.png"] = rgba(30, False)
+    # J49's red and blue checks as RGB PNGs with an eXIf orientation: the split into planes (ycc_split.c)
+    # must land the chroma on the turned checks, odd sides mirrored included.
+    checks = b"".join(b"\x00" + b"".join(bytes((230, 40, 40) if (x // 6 + y // 6) % 2 else (40, 40, 230))
+                                         for x in range(99)) for y in range(67))
+    for n in range(1, 9):
+        c[f"P13-checks-orientation-{n}.png"] = png(ihdr(99, 67), chunk(b"eXIf", tiff("II", [(0x0112, 3, 1, n)])),
+                                                  chunk(b"IDAT", zlib.compress(checks, 9)))
     c["P11-two-ihdr.png"] = png(ihdr(40, 30), ihdr(40, 30), idat(40, 30))
     c["P11-ihdr-not-first.png"] = png(chunk(b"tEXt", b"Title\x00x"), ihdr(40, 30), idat(40, 30))
     c["P11-zero-width.png"] = png(ihdr(0, 30), idat(1, 1))

@@ -150,6 +150,11 @@ typedef struct {
     int saw_alpha;
     int source_channels;
     uint8_t *staging; /* the decoder's row while guessing: width × source_channels */
+    /* RGB rows may be split into Y, Cb and Cr (a set written only as JPEG): then `splitting`, and `split`
+     * makes the planes that `planes` resample, as a YCbCr JPEG's would be. */
+    int split_welcome;
+    int splitting;
+    wf_ycc_split split;
     uint64_t resample_ns; /* spent in the resampler while the decoder ran */
 } resampling_sink;
 
@@ -160,10 +165,34 @@ static wf_derive_status check_size(const resampling_sink *s, uint32_t width, uin
     return WF_DERIVE_ERR_CORRUPT;
 }
 
+static wf_derive_status sink_begin_planes(void *self, uint32_t width, uint32_t height, const wf_plane_layout *layout,
+                                          int turn, char *message, size_t size);
+
+/* RGB rows (or RGBA ones guessed opaque) to be split into planes: the planes' resamplers as a 4:2:0 JPEG's. */
+static wf_derive_status begin_split(resampling_sink *s, uint32_t width, uint32_t height, int channels, char *message,
+                                    size_t size) {
+    uint32_t chroma_width, chroma_height;
+    wf_raster_chroma_size(width, height, &chroma_width, &chroma_height);
+    const wf_plane_layout layout = {.width = {width, chroma_width, chroma_width},
+                                    .height = {height, chroma_height, chroma_height},
+                                    .step_x = {1, 2, 2}, .step_y = {1, 2, 2}};
+    wf_derive_status status = sink_begin_planes(s, width, height, &layout, 1, message, size);
+    if (status != WF_DERIVE_OK) return status;
+    if (wf_ycc_split_init(&s->split, width, channels) != 0) {
+        snprintf(message, size, "out of memory for a %u×%u image", width, height);
+        return WF_DERIVE_ERR_LIMIT; /* sink_free frees the planes' resamplers */
+    }
+    s->source_channels = channels;
+    s->splitting = 1;
+    return WF_DERIVE_OK;
+}
+
 static wf_derive_status sink_begin(void *self, uint32_t width, uint32_t height, int channels, char *message, size_t size) {
     resampling_sink *s = self;
     wf_derive_status status = check_size(s, width, height, message, size);
     if (status != WF_DERIVE_OK) return status;
+    if (s->split_welcome && (channels == 3 || (channels == 4 && s->guess_opaque)))
+        return begin_split(s, width, height, channels, message, size);
     int guess = s->guess_opaque && (channels == 2 || channels == 4);
     int kept = guess ? channels - 1 : channels;
     if (guess && !(s->staging = malloc((size_t)width * (size_t)channels))) guess = 0, kept = channels;
@@ -233,14 +262,31 @@ static wf_derive_status sink_begin_planes(void *self, uint32_t width, uint32_t h
     return WF_DERIVE_OK;
 }
 
+/* A decoder's RGB row split: its Y to the luma resampler, and after each pair of rows (or a last odd one)
+ * their chroma to the chroma resamplers. A row that uses its alpha stops it, as commit_guess does. */
+static void commit_split(resampling_sink *s) {
+    if (s->saw_alpha) return;
+    if (s->source_channels == 4 && !all_opaque(s->split.row, s->split.width, 4)) {
+        s->saw_alpha = 1;
+        return;
+    }
+    int pair = wf_ycc_split_take(&s->split, wf_resampler_row(&s->planes[0]));
+    wf_resampler_commit(&s->planes[0]);
+    if (!pair && s->split.rows != s->expected_height) return;
+    wf_ycc_split_chroma(&s->split, wf_resampler_row(&s->planes[1]), wf_resampler_row(&s->planes[2]));
+    wf_resampler_commit(&s->planes[1]);
+    wf_resampler_commit(&s->planes[2]);
+}
+
 static uint8_t *sink_row(void *self) {
     resampling_sink *s = self;
-    return s->staging ? s->staging : wf_resampler_row(&s->resampler);
+    return s->splitting ? s->split.row : s->staging ? s->staging : wf_resampler_row(&s->resampler);
 }
 static void sink_commit(void *self) {
     resampling_sink *s = self;
     uint64_t start = now_ns();
-    if (s->staging) commit_guess(s);
+    if (s->splitting) commit_split(s);
+    else if (s->staging) commit_guess(s);
     else wf_resampler_commit(&s->resampler);
     s->resample_ns += now_ns() - start;
 }
@@ -255,6 +301,8 @@ static void sink_plane_commit(void *self, int plane) {
 static void sink_free(resampling_sink *s) {
     free(s->staging);
     s->staging = NULL;
+    if (s->splitting) wf_ycc_split_free(&s->split);
+    s->splitting = 0;
     if (!s->began) return;
     if (!s->planar) wf_resampler_free(&s->resampler);
     for (int p = 0; p < 3 && s->planar; p++) wf_resampler_free(&s->planes[p]);
@@ -499,10 +547,10 @@ static size_t first_still(const wf_derive_request *r, const wf_header *header, s
     return 0;
 }
 
-/* Whether the source may hand over its YCbCr planes: a JPEG or AVIF (its decoder decides whether its
- * planes are JPEG's) whose stills are all written as JPEG, so the planes are never converted. */
+/* Whether the image may travel as YCbCr planes: a set whose stills are all written as JPEG, so the planes
+ * are never converted back. A JPEG or AVIF then hands over its own planes where they are JPEG's (its
+ * decoder decides); other RGB is split into planes as it arrives (ycc_split.c). */
 static int planes_welcome(const wf_derive_request *r, const wf_header *header, size_t count) {
-    if (header->format != WF_FORMAT_JPEG && header->format != WF_FORMAT_AVIF) return 0;
     for (size_t i = 0; i < count; i++) {
         if (r[i].animate && header->animated) continue;
         if (r[i].encode_format != 0 || r[i].force_png || r[i].no_planes) return 0;
@@ -592,9 +640,10 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         sink.out_height = heights[primary];
         sink.orientation = header.orientation >= 1 && header.orientation <= 8 ? header.orientation : 1;
         sink.guess_opaque = 1;
+        sink.split_welcome = planes_welcome(r, &header, count);
         const resampling_sink unstarted = sink; /* what a second decode starts from */
         wf_pixel_sink callbacks = {.begin = sink_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-        if (planes_welcome(r, &header, count)) {
+        if (sink.split_welcome) {
             callbacks.begin_planes = sink_begin_planes;
             callbacks.plane_row = sink_plane_row;
             callbacks.plane_commit = sink_plane_commit;

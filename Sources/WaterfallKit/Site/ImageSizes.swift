@@ -129,7 +129,8 @@ struct Derivation: Sendable, Equatable {
     /// losslessly where that costs no bytes (jpeg_copy.c); 7: the common AVIF decoded by libavif (avif_decode.c);
     /// 8: a YCbCr JPEG made into JPEGs stays in its Y, Cb and Cr planes (raster.c); 9: so does an AVIF stored
     /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point; 10: one mean
-    /// colour per set, from its smallest image, and Lanczos weights by rotation (within a float's rounding).
+    /// colour per set, from its smallest image, Lanczos weights by rotation (within a float's rounding), and RGB from
+    /// every other decoder split into Y, Cb and Cr planes as it arrives when the set is all JPEG (ycc_split.c).
     static let formatVersion = "derive-10"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).

@@ -28,6 +28,18 @@ struct PlanarRouteTests {
         let avifs = ["still", "irot-90", "imir-0", "irot-90-imir-1", "clap-irot-270"]
             .map { Fixtures.root.appendingPathComponent("formats/heif/\($0).avif").path }
         cases += avifs.flatMap { source in [95, 64, 33].map { Case(source: source, width: $0) } }
+        // RGB from every other decoder, split into planes as it arrives (ycc_split.c): an RGBA PNG whose alpha
+        // is all 255, a GIF, lossy WebP, HEICs at odd sizes and turned, an AVIF libavif converts to RGB (P3),
+        // a CMYK JPEG; kept at their size and shrunk.
+        let formats = Fixtures.root.appendingPathComponent("formats").path
+        let split = [(Fixtures.header("P12-rgba-all-opaque.png"), [40, 19]),
+                     (Fixtures.header("J34-cmyk-adobe.jpg"), [31]),
+                     (formats + "/gif/still.gif", [160, 57]),
+                     (formats + "/webp/W01-lossy.webp", [243, 101]),
+                     (formats + "/heif/odd-size.heic", [321, 157]),
+                     (formats + "/heif/irot-90.heic", [201, 77]),
+                     (formats + "/heif/display-p3.avif", [95])]
+        cases += split.flatMap { source, widths in widths.map { Case(source: source, width: UInt32($0)) } }
         return cases
     }()
 
@@ -75,6 +87,19 @@ struct PlanarRouteTests {
         #expect(planarChroma >= rgbChroma - 1, "chroma PSNR: planes \(planarChroma) dB, RGB \(rgbChroma) dB")
     }
 
+    /// The same checks as an RGB PNG with an eXIf orientation (P13): split into planes on arrival, then
+    /// turned like a JPEG's, its chroma must land as well as the RGB route's.
+    @Test(arguments: 1...8)
+    func splitChromaLandsOnTheTurnedChecks(_ orientation: Int) throws {
+        let source = Fixtures.header("P13-checks-orientation-\(orientation).png")
+        let (planar, ours) = try Self.derive(source, width: 99, quality: 100, noPlanes: false)
+        let (rgb, reference) = try Self.derive(source, width: 99, quality: 100, noPlanes: true)
+        let truth = Self.checks(width: 99, height: 67, orientation: orientation)
+        #expect(planar.planes == 1 && rgb.planes == 0 && ours.width == truth.width && ours.height == truth.height)
+        let planarChroma = Self.chromaPSNR(ours, truth), rgbChroma = Self.chromaPSNR(reference, truth)
+        #expect(planarChroma >= rgbChroma - 1, "chroma PSNR: planes \(planarChroma) dB, RGB \(rgbChroma) dB")
+    }
+
     /// mkjpeg's `checks` (6-pixel squares, red where x / 6 + y / 6 is odd, else blue), turned upright.
     static func checks(width: Int, height: Int, orientation: Int) -> TestPixels {
         let swaps = orientation >= 5
@@ -117,22 +142,25 @@ struct PlanarRouteTests {
 
     /// Against Pillow's Lanczos of the full decode: the planar route is as close as the RGB route, never
     /// more than a tenth of a decibel further.
-    @Test(arguments: ThumbnailCase.all("quality").filter { $0.source.hasSuffix(".jpg") })
+    @Test(arguments: ThumbnailCase.all("quality"))
     func asGoodAsTheRGBRoute(_ c: ThumbnailCase) throws {
         let reference = try TestPixels.decode(c.reference)
         let (planar, ours) = try Self.derive(c.source, width: UInt32(c.width), quality: 100, noPlanes: false)
         let (_, rgb) = try Self.derive(c.source, width: UInt32(c.width), quality: 100, noPlanes: true)
-        #expect(planar.planes == (reference.channels == 3 ? 1 : 0), "a gray photo stays gray")
+        #expect(planar.planes == (reference.channels == 3 ? 1 : 0), "a gray photo stays gray, a cut-out keeps its alpha")
         let planarPSNR = psnr(ours, reference), rgbPSNR = psnr(rgb, reference)
         #expect(planarPSNR >= rgbPSNR - 0.1, "planes \(planarPSNR) dB, RGB \(rgbPSNR) dB")
     }
 
-    /// Gray, CMYK and RGB-stored JPEGs, and sets with another output format, keep the interleaved route.
+    /// Gray stays gray; a PNG that uses its alpha, and sets with another output format, keep the interleaved
+    /// route; CMYK and YCCK JPEGs are split into planes like any RGB.
     @Test func otherSourcesAndFormatsKeepTheirRoute() throws {
         let folder = try TemporaryFolder()
-        for (index, name) in ["J34-grayscale.jpg", "J34-cmyk-adobe.jpg", "J34-ycck-adobe.jpg"].enumerated() {
+        let sources = [("J34-grayscale.jpg", 0), ("P12-rgba-alpha-in-last-row.png", 0), ("J34-cmyk-adobe.jpg", 1),
+                       ("J34-ycck-adobe.jpg", 1)]
+        for (index, (name, planes)) in sources.enumerated() {
             let result = ModernEncoderTests.derive(Fixtures.header(name), folder.path + "/a\(index)", deriveRequest(width: 20))
-            #expect(result.status == WF_DERIVE_OK && result.planes == 0, "\(name): \(ModernEncoderTests.message(result))")
+            #expect(result.status == WF_DERIVE_OK && result.planes == planes, "\(name): \(ModernEncoderTests.message(result))")
         }
         let source = Fixtures.header("J48-ycc-420-odd.jpg")
         let requests = [deriveRequest(width: 50, forcePNG: 1), deriveRequest(width: 50, format: Int32(WF_FORMAT_WEBP.rawValue))]
