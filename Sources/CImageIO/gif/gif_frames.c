@@ -31,6 +31,7 @@ typedef struct {
     int disposal;            /* of the frame last shown, applied before the next one */
     rect last;
     GraphicsControlBlock control; /* of the frame to come */
+    uint8_t colours[256][4];      /* the frame being drawn's colour table as RGBA (fill_colours) */
     int done;
 } gif_frames;
 
@@ -107,20 +108,27 @@ static void apply_disposal(gif_frames *f) {
 
 /* One stored row onto the canvas. Indices past the colour table leave the canvas as it was (the specification
  * is silent; Chromium's GIFImageReader did the same). */
-static void draw_row(gif_frames *f, const GifImageDesc *d, const ColorMapObject *map, uint32_t y) {
+static void draw_row(gif_frames *f, const GifImageDesc *d, uint32_t y) {
     uint32_t canvas_y = (uint32_t)d->Top + y;
     if (canvas_y >= f->height || (uint32_t)d->Left >= f->width) return;
     uint32_t count = (uint32_t)d->Width < f->width - (uint32_t)d->Left ? (uint32_t)d->Width : f->width - (uint32_t)d->Left;
     uint8_t *to = f->canvas + ((size_t)canvas_y * f->width + (uint32_t)d->Left) * 4;
-    int transparent = f->control.TransparentColor;
     for (uint32_t x = 0; x < count; x++, to += 4) {
-        int index = f->line[x];
-        if (index == transparent || index >= map->ColorCount) continue;
+        const uint8_t *colour = f->colours[f->line[x]];
+        if (colour[3]) memcpy(to, colour, 4); /* 0: transparent, or past the table: the canvas shows through */
+    }
+}
+
+/* The frame's colours as RGBA, one per index: alpha 0 marks the transparent index and those past the table. */
+static void fill_colours(gif_frames *f, const ColorMapObject *map) {
+    memset(f->colours, 0, sizeof f->colours);
+    for (int index = 0; index < map->ColorCount && index < 256; index++) {
+        if (index == f->control.TransparentColor) continue;
         const GifColorType *c = &map->Colors[index];
-        to[0] = c->Red;
-        to[1] = c->Green;
-        to[2] = c->Blue;
-        to[3] = 255;
+        f->colours[index][0] = c->Red;
+        f->colours[index][1] = c->Green;
+        f->colours[index][2] = c->Blue;
+        f->colours[index][3] = 255;
     }
 }
 
@@ -187,12 +195,13 @@ static int decode_frame(gif_frames *f, wf_decode_outcome *out) {
         wf_gif_fail(&f->gif, f->gif.gif->Error, what, out);
         return -1;
     }
+    fill_colours(f, map);
     for (uint32_t index = 0; index < height; index++) {
         if (DGifGetLine(f->gif.gif, f->line, d->Width) == GIF_ERROR) {
             wf_gif_fail(&f->gif, f->gif.gif->Error, what, out);
             return -1;
         }
-        draw_row(f, d, map, d->Interlace ? interlaced_row(index, height) : index);
+        draw_row(f, d, d->Interlace ? interlaced_row(index, height) : index);
     }
     return 0;
 }
