@@ -130,7 +130,8 @@ struct Derivation: Sendable, Equatable {
     /// 8: a YCbCr JPEG made into JPEGs stays in its Y, Cb and Cr planes (raster.c); 9: so does an AVIF stored
     /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point; 10: one mean
     /// colour per set, from its smallest image, Lanczos weights by rotation (within a float's rounding), and RGB from
-    /// every other decoder split into Y, Cb and Cr planes as it arrives when the set is all JPEG (ycc_split.c).
+    /// every other decoder split into Y, Cb and Cr planes as it arrives when the set is all JPEG (ycc_split.c),
+    /// and a size made from the size before it where that is about twice as large (the 500-px tile from the 1000).
     static let formatVersion = "derive-10"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
