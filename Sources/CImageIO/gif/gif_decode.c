@@ -1,8 +1,8 @@
 /*
  * GIF decoding for tiles: the first frame composed onto the logical screen (gif_frames.c), so a frame smaller
  * than the screen, or offset, or with transparent pixels, becomes a still of the screen's size with the rest
- * transparent, as a browser paints it before the animation moves on. Always RGBA: derive.c drops an alpha
- * channel that turns out to be all opaque.
+ * transparent, as a browser paints it before the animation moves on: RGBA, whose alpha derive.c drops when
+ * it turns out all opaque. A first frame that is the whole picture goes to the sink as RGB rows instead.
  */
 #include <string.h>
 
@@ -12,6 +12,10 @@
 void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
     wf_frames frames;
     if (wf_gif_frames_open(stream, options, &frames, out) != 0) return;
+    if (wf_gif_plain_first(&frames, sink, out)) {
+        frames.close(frames.state);
+        return;
+    }
     const uint8_t *rgba = NULL;
     int32_t duration = 0;
     int got = frames.next(frames.state, &rgba, &duration, out);

@@ -32,6 +32,7 @@ typedef struct {
     rect last;
     GraphicsControlBlock control; /* of the frame to come */
     uint8_t colours[256][4];      /* the frame being drawn's colour table as RGBA (fill_colours) */
+    int pending;                  /* a frame's descriptor is read and its data not yet (wf_gif_plain_first) */
     int done;
 } gif_frames;
 
@@ -213,19 +214,17 @@ static int32_t duration_ms(const GraphicsControlBlock *control) {
 
 /* ---- the wf_frames vtable ---- */
 
-static int next(void *state, const uint8_t **rgba, int32_t *duration, wf_decode_outcome *out) {
-    gif_frames *f = state;
-    if (f->done) return 0;
-    apply_disposal(f);
+/* Reads the records up to the next frame's descriptor: 1 when one is read, 0 at the end (the trailer, or
+ * the file cut after a frame, which ends the animation as browsers play it), -1 with `out` set. */
+static int advance(gif_frames *f, wf_decode_outcome *out) {
     for (;;) {
         GifRecordType type;
         if (DGifGetRecordType(f->gif.gif, &type) == GIF_ERROR) {
-            /* No trailer: the frames so far are the animation, as browsers play them. */
-            if (f->gif.ended && f->shown > 0) break;
+            if (f->gif.ended && f->shown > 0) return 0;
             wf_gif_fail(&f->gif, f->gif.gif->Error, f->shown ? "the blocks after a frame" : "the blocks before its first frame", out);
             return -1;
         }
-        if (type == TERMINATE_RECORD_TYPE) break;
+        if (type == TERMINATE_RECORD_TYPE) return 0;
         if (type == EXTENSION_RECORD_TYPE) {
             if (read_extension(f, NULL, out) != 0) return -1;
             continue;
@@ -235,26 +234,102 @@ static int next(void *state, const uint8_t **rgba, int32_t *duration, wf_decode_
             wf_gif_fail(&f->gif, f->gif.gif->Error, f->shown ? "a frame's descriptor" : "its first frame", out);
             return -1;
         }
-        if (decode_frame(f, out) != 0) {
-            /* Cut inside a later frame: the animation ends at the last whole frame, as the header counts it. */
-            if (f->gif.ended && f->shown > 0 && out->status == WF_DERIVE_ERR_TRUNCATED) {
-                *out = (wf_decode_outcome){.status = WF_DERIVE_OK, .warnings = out->warnings + 1};
-                break;
-            }
-            return -1;
-        }
-        f->shown++;
-        *rgba = f->canvas;
-        *duration = duration_ms(&f->control);
-        reset_control(f);
         return 1;
     }
+}
+
+/* No frame is left: 0, or -1 when there never was one. */
+static int finish(gif_frames *f, wf_decode_outcome *out) {
     f->done = 1;
-    if (f->shown == 0) {
-        wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: no image in the file");
+    if (f->shown > 0) return 0;
+    wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: no image in the file");
+    return -1;
+}
+
+/* The canvas, made when a frame is first drawn on it (a plain first frame as a still never needs it). */
+static int ensure_canvas(gif_frames *f, wf_decode_outcome *out) {
+    if (f->canvas || (f->canvas = calloc((size_t)f->width * f->height, 4))) return 0;
+    wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+    return -1;
+}
+
+static int next(void *state, const uint8_t **rgba, int32_t *duration, wf_decode_outcome *out) {
+    gif_frames *f = state;
+    if (f->done) return 0;
+    apply_disposal(f);
+    int found = f->pending ? 1 : advance(f, out);
+    f->pending = 0;
+    if (found <= 0) return found < 0 ? -1 : finish(f, out);
+    if (ensure_canvas(f, out) != 0) return -1;
+    if (decode_frame(f, out) != 0) {
+        /* Cut inside a later frame: the animation ends at the last whole frame, as the header counts it. */
+        if (f->gif.ended && f->shown > 0 && out->status == WF_DERIVE_ERR_TRUNCATED) {
+            *out = (wf_decode_outcome){.status = WF_DERIVE_OK, .warnings = out->warnings + 1};
+            return finish(f, out);
+        }
         return -1;
     }
-    return 0;
+    f->shown++;
+    *rgba = f->canvas;
+    *duration = duration_ms(&f->control);
+    reset_control(f);
+    return 1;
+}
+
+int wf_gif_plain_first(wf_frames *frames, wf_pixel_sink *sink, wf_decode_outcome *out) {
+    gif_frames *f = frames->state;
+    int found = advance(f, out);
+    if (found <= 0) {
+        if (found == 0) finish(f, out);
+        return 1;
+    }
+    const GifImageDesc *d = &f->gif.gif->Image;
+    const ColorMapObject *map = d->ColorMap ? d->ColorMap : f->gif.gif->SColorMap;
+    if (d->Left != 0 || d->Top != 0 || (uint32_t)d->Width != f->width || (uint32_t)d->Height != f->height ||
+        f->control.TransparentColor != NO_TRANSPARENT_COLOR || !map) {
+        f->pending = 1; /* `next` composes it */
+        return 0;
+    }
+    if (within_budget(f, d, out) != 0 || grow_line(f, f->width, out) != 0) return 1;
+    /* An index past a short colour table shows the (transparent) canvas: such a frame goes as RGBA. */
+    const int channels = map->ColorCount >= 256 ? 3 : 4;
+    char message[200] = "";
+    wf_derive_status status = sink->begin(sink->self, f->width, f->height, channels, message, sizeof message);
+    if (status != WF_DERIVE_OK) {
+        wf_outcome_fail(out, status, "%s", message);
+        return 1;
+    }
+    fill_colours(f, map);
+    /* Interlaced rows come in four passes: their indices are kept (a byte a pixel) until the last pass. */
+    GifPixelType *indices = d->Interlace ? malloc((size_t)f->width * f->height) : NULL;
+    if (d->Interlace && !indices) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+        return 1;
+    }
+    for (uint32_t index = 0; index < f->height && indices; index++) {
+        GifPixelType *line = indices + (size_t)interlaced_row(index, f->height) * f->width;
+        if (DGifGetLine(f->gif.gif, line, (int)f->width) == GIF_ERROR) {
+            wf_gif_fail(&f->gif, f->gif.gif->Error, "frame 1", out);
+            free(indices);
+            return 1;
+        }
+    }
+    for (uint32_t y = 0; y < f->height; y++) {
+        const GifPixelType *line = indices ? indices + (size_t)y * f->width : f->line;
+        if (!indices && DGifGetLine(f->gif.gif, f->line, (int)f->width) == GIF_ERROR) {
+            wf_gif_fail(&f->gif, f->gif.gif->Error, "frame 1", out);
+            return 1;
+        }
+        uint8_t *row = sink->row(sink->self);
+        if (channels == 3)
+            for (uint32_t x = 0; x < f->width; x++) memcpy(row + 3 * (size_t)x, f->colours[line[x]], 3);
+        else
+            for (uint32_t x = 0; x < f->width; x++) memcpy(row + 4 * (size_t)x, f->colours[line[x]], 4);
+        sink->commit(sink->self);
+    }
+    free(indices);
+    f->shown = 1;
+    return 1;
 }
 
 static void close_frames(void *state) {
@@ -298,17 +373,18 @@ int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_f
     f->width = (uint32_t)f->gif.gif->SWidth;
     f->height = (uint32_t)f->gif.gif->SHeight;
     f->max_memory = options && options->max_memory ? options->max_memory : 512u << 20;
-    uint64_t bytes = (uint64_t)f->width * f->height * 4;
+    uint64_t bytes = (uint64_t)f->width * f->height * 4; /* the canvas, made when a frame is first composed */
+    int refused = 1;
     if (f->width == 0 || f->height == 0) {
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: a logical screen of %u×%u", f->width, f->height);
     } else if (bytes > f->max_memory) {
         wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "a %u×%u GIF canvas would need %llu MiB, over the %llu MiB limit", f->width,
                         f->height, (unsigned long long)(bytes >> 20), (unsigned long long)(f->max_memory >> 20));
-    } else if (!(f->canvas = calloc((size_t)bytes, 1))) {
-        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+    } else {
+        refused = 0;
     }
     int32_t loops = 1;
-    if (!f->canvas || read_preamble(f, &loops, out) != 0) {
+    if (refused || read_preamble(f, &loops, out) != 0) {
         close_frames(f);
         return -1;
     }

@@ -224,6 +224,19 @@ struct GIFImageTests {
         #expect(decoded.rgba == first)
     }
 
+    /// A first frame that is the whole picture (at the screen's corner and size, no transparent colour) goes
+    /// to the tile as rows, with no canvas: RGB when its colour table is full (still.gif, Pillow's interlaced
+    /// photo, and every GIF of make bench-thumbs), RGBA when short (an index past it shows the canvas). It
+    /// must be the first canvas the composing reader makes, pixel for pixel, for every decodable fixture.
+    @Test(arguments: GIFFixture.decodable)
+    func aPlainFirstFrameIsTheComposedOne(_ fixture: GIFFixture) throws {
+        let frames = GIFFrames(fixture.path)
+        let first = try #require(frames.canvases.first, "\(fixture.entry.file)")
+        let decoded = try TestPixels.decode(fixture.path)
+        #expect(decoded.rgba == first, "\(fixture.entry.file)")
+        if fixture.entry.file == "still.gif" { #expect(decoded.channels == 3, "the full-table path") }
+    }
+
     /// Tiles of every readable GIF: the screen's size fitted, PNG where the first frame shows transparency.
     @Test(arguments: GIFFixture.decodable)
     func derived(_ fixture: GIFFixture) throws {
