@@ -13,6 +13,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,6 +588,13 @@ static int planes_welcome(const wf_derive_request *r, const wf_header *header, s
         if (r[i].encode_format != 0 || r[i].force_png || r[i].no_planes) return 0;
     }
     return 1;
+}
+
+void wf_keep_freed_buffers(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }
 
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out) {
