@@ -5,14 +5,15 @@
 /// Debug builds check each digest against the inputs' own (`render`), so a field added to the inputs and
 /// not here is caught by any test that builds a site.
 extension SitePages {
-    /// `photoPageInputs(album, index:, trail:).digest(site: siteDigest)`.
-    func photoPageDigest(_ album: Album, index: Int, trail: [Crumb]) -> ContentDigest {
+    /// `photoPageInputs(album, index:, trail:).digest(site: siteDigest)`; `labels` are the album's photos'
+    /// labels (each is on three photo pages and a gallery page: made once, not four times).
+    func photoPageDigest(_ album: Album, index: Int, trail: [Crumb], labels: [String]) -> ContentDigest {
         var builder = DigestBuilder()
         builder.add(siteDigest)
         let published = album.photos[index]
         let photo = published.photo
         builder.add(published.page)
-        builder.add(photo.label)
+        builder.add(labels[index])
         builder.add(photo.fileName)
         builder.add(photo.caption?.title)
         builder.add(photo.caption?.description)
@@ -33,7 +34,7 @@ extension SitePages {
         for other in [index - 1, index + 1] {
             let neighbour = album.photos.indices.contains(other) ? album.photos[other] : nil
             builder.add(neighbour?.page)
-            builder.add(neighbour?.photo.label)
+            builder.add(neighbour.map { _ in labels[other] })
         }
         let galleryPage = index / configuration.perPage + 1
         builder.add(Optional(Self.galleryPath(album: album.sitePath, page: galleryPage)))
@@ -43,8 +44,8 @@ extension SitePages {
         return builder.digest
     }
 
-    /// `galleryInputs(album, number:, of:, trail:).digest(site: galleryDigest)`.
-    func galleryPageDigest(_ album: Album, number: Int, of pageCount: Int, trail: [Crumb]) -> ContentDigest {
+    /// `galleryInputs(album, number:, of:, trail:).digest(site: galleryDigest)`; `labels` as for a photo page.
+    func galleryPageDigest(_ album: Album, number: Int, of pageCount: Int, trail: [Crumb], labels: [String]) -> ContentDigest {
         let photos = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
         let covers = number == 1 ? album.children.count { $0.cover != nil } : 0
         var builder = DigestBuilder(capacity: 64 * (covers + photos.count + 4))
@@ -61,8 +62,8 @@ extension SitePages {
                         album: (child.title, Self.count(child.totalPhotos)), to: &builder)
             }
         }
-        for photo in photos {
-            addTile(photo, href: photo.page, alt: photo.photo.label, caption: photo.photo.caption?.title, album: nil, to: &builder)
+        for (photo, label) in zip(photos, labels[photos.indices]) {
+            addTile(photo, href: photo.page, alt: label, caption: photo.photo.caption?.title, album: nil, to: &builder)
         }
         builder.add(Self.count(album.totalPhotos))
         builder.add(album.sitePath)

@@ -62,16 +62,17 @@ struct SitePages: Sendable {
     /// keeps most pages on their digest alone, and a page's inputs are made only when it is rendered.
     func render(_ root: Album, jobs: Int = Parallelism.available, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
         let (albums, pages) = self.pages(root)
+        let labels = albums.parallelMap(jobs: jobs) { $0.album.photos.map(\.photo.label) }
         let digests = pages.parallelMap(jobs: jobs) { page in
             let (album, trail) = albums[page.album]
             switch page.kind {
             case .gallery(let number, let count):
-                let digest = galleryPageDigest(album, number: number, of: count, trail: trail)
+                let digest = galleryPageDigest(album, number: number, of: count, trail: trail, labels: labels[page.album])
                 assert(digest == galleryInputs(album, number: number, of: count, trail: trail).digest(site: galleryDigest),
                        "galleryPageDigest must digest what GalleryPageInputs.digest does")
                 return digest
             case .photo(let index):
-                let digest = photoPageDigest(album, index: index, trail: trail)
+                let digest = photoPageDigest(album, index: index, trail: trail, labels: labels[page.album])
                 assert(digest == photoPageInputs(album, index: index, trail: trail).digest(site: siteDigest),
                        "photoPageDigest must digest what PhotoPageInputs.digest does")
                 return digest
