@@ -154,6 +154,13 @@ struct ContentDigest: Hashable, Sendable {
     init?(hex: String) { self.init(hexBytes: hex.utf8) }
 
     init?<Bytes: Sequence>(hexBytes: Bytes) where Bytes.Element == UInt8 {
+        // Over the bytes in place when they are contiguous: a rebuild reads half a million digests.
+        guard let words = hexBytes.withContiguousStorageIfAvailable(Self.words) ?? Self.words(hexBytes) else { return nil }
+        self.init(words)
+    }
+
+    /// The two words 32 hex digits spell; nil for anything else.
+    private static func words<Bytes: Sequence>(_ hexBytes: Bytes) -> (UInt64, UInt64)? where Bytes.Element == UInt8 {
         var words: (UInt64, UInt64) = (0, 0)
         var count = 0
         for byte in hexBytes {
@@ -161,8 +168,7 @@ struct ContentDigest: Hashable, Sendable {
             if count < 16 { words.0 = words.0 << 4 | digit } else { words.1 = words.1 << 4 | digit }
             count += 1
         }
-        guard count == 32 else { return nil }
-        self.init(words)
+        return count == 32 ? words : nil
     }
 
     var hex: String { ContentHash.hex((high, low)) }
@@ -178,11 +184,24 @@ struct ContentDigest: Hashable, Sendable {
 
 /// The content hash as Waterfall writes it: 32 hex digits.
 enum ContentHash {
-    static func hex(_ hash: (UInt64, UInt64)) -> String { hex(hash.0) + hex(hash.1) }
+    static func hex(_ hash: (UInt64, UInt64)) -> String { hex([hash.0, hash.1]) }
 
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    static func hex(_ value: UInt64) -> String { hex(CollectionOfOne(value)) }
+
+    /// Each word as 16 lower-case hex digits, written straight into one string: a rebuild names some
+    /// 200,000 cache files by their digests.
+    private static func hex<Words: Collection<UInt64>>(_ words: Words) -> String {
+        String(unsafeUninitializedCapacity: 16 * words.count) { text in
+            var offset = 0
+            for word in words {
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    let digit = UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0xF
+                    text[offset] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    offset += 1
+                }
+            }
+            return offset
+        }
     }
 }
 

@@ -12,7 +12,18 @@ public struct AverageColor: Sendable, Equatable {
 
     /// `#rrggbb`, as CSS and the cache write it.
     public var hex: String {
-        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        // Byte by byte into a small string (no allocation): every tile and photo page of a rebuild asks.
+        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+        return String(unsafeUninitializedCapacity: 7) { text in
+            text[0] = UInt8(ascii: "#")
+            text[1] = digit(red >> 4)
+            text[2] = digit(red & 0xF)
+            text[3] = digit(green >> 4)
+            text[4] = digit(green & 0xF)
+            text[5] = digit(blue >> 4)
+            text[6] = digit(blue & 0xF)
+            return 7
+        }
     }
 
     /// From `#rrggbb` (the cache's spelling); nil for anything else.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// One record of the output's manifest or journal as a line of JSON:
 /// `{"path": "photos/a.jpg.html", "size": 1234, "hash": "…", "device": "64769", "inode": "1311", "modified": 17…}`,
 /// and for a page made from known inputs, `"inputs": "…"` last.
@@ -64,7 +70,11 @@ enum OutputRecordLine {
         private mutating func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
             guard bytes.endIndex - index >= count else { return false }
-            let matches = text.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
+            // By memcmp: a manifest line holds some ten of these, and a generic byte-by-byte compare of slices
+            // was a seventh of reading 400,000 records.
+            let matches = text.withUTF8Buffer { expected in
+                bytes[index..<index + count].withUnsafeBufferPointer { memcmp($0.baseAddress!, expected.baseAddress!, count) == 0 }
+            }
             if matches { index += count }
             return matches
         }

@@ -212,11 +212,13 @@ struct OutputRecords: Sendable {
 
     /// Every file proven before, for the cache to skip hashing what has not changed.
     var proven: ProvenFiles {
-        var files = all.compactMap { entry in
-            entry.hash.map { ProvenFile(identity: entry.identity, status: FileStatus(size: entry.size, modified: entry.modified), hash: $0) }
-        }
-        for records in earlier.values { files += records.compactMap(\.proven) }
-        return ProvenFiles(files)
+        ProvenFiles(records: self, others: earlier.values.flatMap { $0.compactMap(\.proven) })
+    }
+
+    /// The file the latest record in `slot` proves, when it has a content hash.
+    func provenFile(at slot: Int32) -> ProvenFile? {
+        let entry = all[Int(slot)]
+        return entry.hash.map { ProvenFile(identity: entry.identity, status: FileStatus(size: entry.size, modified: entry.modified), hash: $0) }
     }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content

@@ -130,9 +130,11 @@ struct ByteReader {
 
     mutating func string() -> String? {
         guard let length = count() else { return nil }
-        let text = String(validating: bytes[index..<index + length], as: UTF8.self)
-        index += length
-        return text
+        defer { index += length }
+        // Over the bytes in place; ASCII (names, hashes, store files: the common case) needs no validating.
+        return bytes[index..<index + length].withUnsafeBufferPointer { text in
+            text.allSatisfy { $0 < 0x80 } ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+        }
     }
 
     /// A value `read` reads, after a flag byte saying whether there is one; nil when either is bad.

@@ -56,7 +56,12 @@ struct NameAllocator {
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             // Nothing to fold: the same string (no copy: a site has hundreds of thousands of paths).
             guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
-            return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            // Straight into the string (a small one, not allocated, up to 15 bytes): no array of bytes first.
+            let count = name.utf8.count
+            return String(unsafeUninitializedCapacity: count) { folded in
+                for (offset, byte) in name.utf8.enumerated() { folded[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+                return count
+            }
         }
         return name.uppercased().lowercased()
     }

@@ -58,17 +58,24 @@ struct SitePages: Sendable {
 
     /// Hands every page to `emit`, which renders it (or keeps the one already written from the same
     /// inputs) at once, so a site of any size is never in memory whole. Every page's inputs digest is
-    /// worked out first, on every core (`jobs`): a rebuild keeps most pages on their digest alone, and a
-    /// page's inputs are made again only when it is rendered.
+    /// worked out first, on every core (`jobs`), without making the inputs (`SitePages+Digests`): a rebuild
+    /// keeps most pages on their digest alone, and a page's inputs are made only when it is rendered.
     func render(_ root: Album, jobs: Int = Parallelism.available, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
         let (albums, pages) = self.pages(root)
+        let labels = albums.parallelMap(jobs: jobs) { $0.album.photos.map(\.photo.label) }
         let digests = pages.parallelMap(jobs: jobs) { page in
             let (album, trail) = albums[page.album]
             switch page.kind {
             case .gallery(let number, let count):
-                return galleryInputs(album, number: number, of: count, trail: trail).digest(site: galleryDigest)
+                let digest = galleryPageDigest(album, number: number, of: count, trail: trail, labels: labels[page.album])
+                assert(digest == galleryInputs(album, number: number, of: count, trail: trail).digest(site: galleryDigest),
+                       "galleryPageDigest must digest what GalleryPageInputs.digest does")
+                return digest
             case .photo(let index):
-                return photoPageInputs(album, index: index, trail: trail).digest(site: siteDigest)
+                let digest = photoPageDigest(album, index: index, trail: trail, labels: labels[page.album])
+                assert(digest == photoPageInputs(album, index: index, trail: trail).digest(site: siteDigest),
+                       "photoPageDigest must digest what PhotoPageInputs.digest does")
+                return digest
             }
         }
         for (page, digest) in zip(pages, digests) {
@@ -98,7 +105,7 @@ struct SitePages: Sendable {
     }
 
     /// A breadcrumb: a page's title and path.
-    private struct Crumb: Sendable {
+    struct Crumb: Sendable {
         var title: String
         var path: String
     }

@@ -42,6 +42,17 @@ struct CompactTablesTests {
         #expect(ContentDigest(hex: "g" + text.dropFirst()) == nil)
     }
 
+    /// The colour's `#rrggbb` is written byte by byte now; it reads as the string-joined spelling did.
+    @Test func averageColorHexSpellsAsBefore() {
+        for value in 0...255 {
+            let byte = UInt8(value), other = UInt8(255 - value)
+            let colour = AverageColor(red: byte, green: other, blue: byte / 3)
+            let before = "#" + [byte, other, byte / 3].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            #expect(colour.hex == before)
+            #expect(AverageColor(hex: colour.hex) == colour)
+        }
+    }
+
     /// A derived image's hash is held as a digest: one written as 32 hex digits reads back as it was, in
     /// either case; any other text reads as no digest, which proves nothing (the image is made again).
     @Test func derivedImageHashesAreDigests() throws {
