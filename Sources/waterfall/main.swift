@@ -3,7 +3,6 @@ import Glibc
 #else
 import Darwin
 #endif
-import CImageIO
 import WaterfallKit
 
 // A parent may hand down a signal mask that blocks SIGTERM and SIGINT (test runners, some CI agents);
@@ -15,9 +14,6 @@ pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 
 // A closed pipe on stdout (`--report json | head -c 0`) is an error to report, not a reason to die.
 signal(SIGPIPE, SIG_IGN)
-
-// Freed image buffers stay in the heap for the next photo (derive.c says why).
-wf_keep_freed_buffers()
 
 // Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
 let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()))

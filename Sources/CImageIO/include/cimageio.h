@@ -171,7 +171,7 @@ typedef struct {
  */
 void wf_derive(const char *source, const char *output, const wf_derive_request *request, wf_derive_result *out);
 
-/* For a process that derives many images (the waterfall command calls it once, first): freed buffers of up
+/* For a process about to derive many images (a build with images to make, `resize`): freed buffers of up
  * to 32 MB stay in the heap for the next photo instead of going back to the kernel, whose fresh pages are
  * faulted in and zeroed on every use (half the system time of a GIF build). The price: a thread's freed
  * buffers wait in its own heap, a few MB more at the peak. glibc only; else nothing. */

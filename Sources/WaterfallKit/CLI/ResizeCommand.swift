@@ -79,6 +79,7 @@ struct ResizeCommand {
             throw UsageError("\(error)", command: Self.name)
         }
         let scratch = sources.map { _ in writer.scratch() }
+        Thumbnailer.keepFreedBuffers()
         let request = self.request, thumbnailer = Thumbnailer()
         let made = zip(sources, scratch).map { ($0, $1) }.parallelMap(jobs: jobs) { source, scratch in
             Result { () throws(DeriveError) in try thumbnailer.make(from: source.path, to: scratch.path, request: request) }

@@ -12,6 +12,12 @@ import Darwin
 public struct Thumbnailer: Sendable {
     public init() {}
 
+    /// Before making many images: their freed buffers stay in the heap for the next photo instead of going
+    /// back to the kernel, which faults in and zeroes fresh pages on every use (wf_keep_freed_buffers). For
+    /// the whole process, so only where images are about to be made: a rebuild that makes none keeps the
+    /// allocator's defaults, and its peak memory.
+    public static func keepFreedBuffers() { wf_keep_freed_buffers() }
+
     /// The AVIF quality whose SSIMULACRA2 matches the JPEG q82's at this speed (the C target's table).
     public static func matchedAVIFQuality(speed: Int) -> Int { Int(wf_avif_matched_quality(Int32(clamping: speed))) }
 

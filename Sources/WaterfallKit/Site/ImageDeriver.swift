@@ -71,6 +71,7 @@ struct ImageDeriver: Sendable {
         let total = jobs.reduce(0) { $0 + $1.derivations.count }
         observe(.deriving(done: 0, total: total))
         let done = Atomic<Int>(0)
+        if !jobs.isEmpty { Thumbnailer.keepFreedBuffers() }
         let thumbnailer = Thumbnailer()
         // Each job stores its images and records its entry itself, so a build killed half way keeps what
         // it finished.
