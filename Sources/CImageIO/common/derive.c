@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "derive.h"
+#include "resample_kernels.h"
 #include "source_file.h"
 
 #include <errno.h>
@@ -231,9 +232,8 @@ static void commit_guess(resampling_sink *s) {
         s->saw_alpha = 1;
         return;
     }
-    uint8_t *row = wf_resampler_row(&s->resampler);
-    const int c = s->source_channels;
-    for (uint32_t x = 0; x < s->resampler.in_width; x++) memcpy(row + (size_t)x * (c - 1), s->staging + (size_t)x * c, (size_t)(c - 1));
+    wf_kernel_drop_alpha(s->resampler.kernels, s->staging, s->resampler.in_width, s->source_channels,
+                         wf_resampler_row(&s->resampler));
     wf_resampler_commit(&s->resampler);
 }
 

@@ -151,6 +151,18 @@ WF_AVX2 static uint32_t horizontal_avx2(const int16_t *const *planes, const uint
 
 /* Eight RGB pixels (three vectors) into eight samples of each plane: a byte shuffle picks each plane's
  * samples from each vector, the others zeroed, and OR joins them. */
+/* RGBA to RGB, four pixels a shuffle; each 16-byte store runs 4 bytes past its 12, so it stops 6 pixels
+ * from the end. */
+WF_AVX2 static uint32_t drop_alpha_avx2(const uint8_t *rgba, uint32_t width, uint8_t *rgb) {
+    const __m128i pick = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    uint32_t x = 0;
+    for (; x + 6 <= width; x += 4) {
+        __m128i pixels = _mm_loadu_si128((const __m128i *)(rgba + 4 * (size_t)x));
+        _mm_storeu_si128((__m128i *)(rgb + 3 * (size_t)x), _mm_shuffle_epi8(pixels, pick));
+    }
+    return x;
+}
+
 WF_AVX2 static uint32_t split_avx2(const int16_t *column, uint32_t width, int16_t *const planes[3]) {
 #define PICK(a, b, c, d, e, f, g, h)                                                                                 \
     _mm_setr_epi8(a, (a) < 0 ? -1 : (a) + 1, b, (b) < 0 ? -1 : (b) + 1, c, (c) < 0 ? -1 : (c) + 1, d,              \
@@ -186,6 +198,17 @@ static int have_avx2(void) { return 0; }
 /* ---- entry points ---- */
 
 int wf_kernels_fastest(void) { return have_avx2() ? WF_KERNELS_AVX2 : WF_KERNELS_PORTABLE; }
+
+void wf_kernel_drop_alpha(int kernels, const uint8_t *in, uint32_t width, int channels, uint8_t *out) {
+    uint32_t x = 0;
+#ifdef WF_HAVE_AVX2_KERNELS
+    if (kernels == WF_KERNELS_AVX2 && channels == 4) x = drop_alpha_avx2(in, width, out);
+#else
+    (void)kernels;
+#endif
+    const size_t kept = (size_t)channels - 1;
+    for (; x < width; x++) memcpy(out + x * kept, in + x * (size_t)channels, kept);
+}
 
 void wf_kernel_vertical(int kernels, const uint8_t *const *rows, const int16_t *weights, uint32_t count, size_t n,
                         int16_t *column) {

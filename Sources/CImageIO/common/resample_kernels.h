@@ -21,6 +21,10 @@ int wf_kernels_fastest(void);
 void wf_kernel_vertical(int kernels, const uint8_t *const *rows, const int16_t *weights, uint32_t count, size_t n,
                         int16_t *column);
 
+/* A row of `width` pixels of `channels` samples (2 or 4), alpha last, without its alpha: out has channels − 1
+ * samples a pixel. For rows whose alpha is all 255 (the opaque guess, the split into planes). */
+void wf_kernel_drop_alpha(int kernels, const uint8_t *in, uint32_t width, int channels, uint8_t *out);
+
 /* An RGB column into its three planes. */
 void wf_kernel_split(int kernels, const int16_t *column, uint32_t width, int16_t *const planes[3]);
 

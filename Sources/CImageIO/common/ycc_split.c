@@ -36,40 +36,10 @@ void wf_ycc_split_free(wf_ycc_split *s) {
     memset(s, 0, sizeof *s);
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-
-/* Four pixels a shuffle; each 16-byte store runs 4 bytes past its 12, so it stops 6 pixels from the end. */
-__attribute__((target("ssse3"))) static uint32_t drop_alpha_ssse3(const uint8_t *rgba, uint32_t width, uint8_t *rgb) {
-    const __m128i pick = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    uint32_t x = 0;
-    for (; x + 6 <= width; x += 4) {
-        __m128i pixels = _mm_loadu_si128((const __m128i *)(rgba + 4 * (size_t)x));
-        _mm_storeu_si128((__m128i *)(rgb + 3 * (size_t)x), _mm_shuffle_epi8(pixels, pick));
-    }
-    return x;
-}
-#endif
-
-/* A row of RGBA as RGB: the alpha, all 255, is left behind. */
-static void drop_alpha_row(int kernels, const uint8_t *rgba, uint32_t width, uint8_t *rgb) {
-    uint32_t x = 0;
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (kernels == WF_KERNELS_AVX2) x = drop_alpha_ssse3(rgba, width, rgb); /* AVX2 machines have SSSE3 */
-#else
-    (void)kernels;
-#endif
-    for (; x < width; x++) {
-        rgb[3 * (size_t)x] = rgba[4 * (size_t)x];
-        rgb[3 * (size_t)x + 1] = rgba[4 * (size_t)x + 1];
-        rgb[3 * (size_t)x + 2] = rgba[4 * (size_t)x + 2];
-    }
-}
-
 int wf_ycc_split_take(wf_ycc_split *s, uint8_t *luma) {
     const uint8_t *rgb = s->row;
     if (s->channels == 4) {
-        drop_alpha_row(s->kernels, s->row, s->width, s->rgb);
+        wf_kernel_drop_alpha(s->kernels, s->row, s->width, 4, s->rgb);
         rgb = s->rgb;
     }
     int second = (int)(s->rows & 1);
