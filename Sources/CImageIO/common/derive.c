@@ -462,7 +462,7 @@ static void target_size(const wf_header *header, const wf_derive_request *r, uin
     *height = swap ? upright_width : upright_height;
 }
 
-/* Fills `out` for an image written from `image`; the mean colour is the set's (set_average). */
+/* Fills `out` for an image written from `image`; wf_derive_set adds the set's mean colour. */
 static void made(const wf_raster *image, uint32_t width, uint32_t height, wf_format format, int icc_kept,
                  const wf_decode_outcome *decoded, wf_derive_result *out) {
     out->status = WF_DERIVE_OK;
@@ -561,6 +561,11 @@ static int about_twice(uint32_t larger, uint32_t smaller) {
     return (uint64_t)larger * 10 >= (uint64_t)smaller * 19 && (uint64_t)larger * 10 <= (uint64_t)smaller * 21;
 }
 
+/* Frees a size made on the way, never the decoded image itself. */
+static void free_unless_image(wf_raster *made, const wf_raster *image) {
+    if (made->pixels != image->pixels || made->planes[0].pixels != image->planes[0].pixels) wf_raster_free(made);
+}
+
 /* The first still request not yet made whose size is the largest left; `count` when none is left. */
 static size_t next_largest(const wf_derive_request *r, const wf_header *header, const uint32_t *widths,
                            const uint32_t *heights, const char *done, size_t count) {
@@ -647,7 +652,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     }
 
     /* 2. Every target in the stored orientation; the largest decides the DCT scale and is resampled
-     *    straight from the decoder, the others from it (one decode for the whole set). */
+     *    straight from the decoder, the others after it (step 4: one decode for the whole set). */
     uint32_t *widths = calloc(count, sizeof *widths), *heights = calloc(count, sizeof *heights);
     size_t primary = count, smallest = count;
     for (size_t i = 0; i < count && widths && heights; i++) {
@@ -726,8 +731,8 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
     }
     /* 4. One resample per distinct size, largest first, each from the size before it where that is about
      *    twice as large (a 500-px tile from the 1000-px one, not from the 2048-px view: a quarter of the
-     *    pixels to filter), else from the largest. Every request of that
-     *    size (the same tile in several formats) is encoded from it; the size before is then freed. */
+     *    pixels to filter), else from the largest. Every request of that size (the same tile in several
+     *    formats) is encoded from it; the size before is then freed. */
     done_flags = calloc(count, 1);
     if (!done_flags) {
         for (size_t i = 0; i < count; i++)
@@ -759,10 +764,10 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
                 emit(&sized, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
         }
         if (same_as_primary || missing) continue;
-        if (from.pixels != image.pixels || from.planes[0].pixels != image.planes[0].pixels) wf_raster_free(&from);
+        free_unless_image(&from, &image);
         from = sized;
     }
-    if (from.pixels != image.pixels || from.planes[0].pixels != image.planes[0].pixels) wf_raster_free(&from);
+    free_unless_image(&from, &image);
     for (size_t i = 0; i < count; i++) {
         if ((r[i].animate && header.animated) || results[i].status != WF_DERIVE_OK) continue;
         results[i].has_average = has_average;

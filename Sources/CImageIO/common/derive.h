@@ -181,6 +181,7 @@ int wf_raster_orient(const wf_raster *in, wf_raster *out);
 void wf_raster_release_turned(const wf_raster *original, wf_raster *turned);
 /* The mean colour as RGB, weighted by alpha; 0 when nothing is opaque. */
 int wf_raster_average(const wf_raster *r, uint8_t rgb[3]);
+void wf_raster_free(wf_raster *r);
 
 /* RGB rows into Y, Cb and Cr planes (ycc_split.c): the decoder writes each row into `row` (width ×
  * channels: 3, or 4 with an alpha of 255 everywhere, which is dropped), then take() puts its Y into `luma`
@@ -200,7 +201,6 @@ int wf_ycc_split_init(wf_ycc_split *s, uint32_t width, int channels);
 void wf_ycc_split_free(wf_ycc_split *s);
 int wf_ycc_split_take(wf_ycc_split *s, uint8_t *luma);
 void wf_ycc_split_chroma(const wf_ycc_split *s, uint8_t *cb, uint8_t *cr);
-void wf_raster_free(wf_raster *r);
 
 /* ---- encoders; on failure the partial file is removed ---- */
 

@@ -152,7 +152,8 @@ typedef struct {
                                its smallest still (a resample keeps the mean) */
     int32_t copied;        /* 1: a JPEG written from the source's own DCT coefficients (lossless: the photo at
                               its own size and upright, stored no finer than the requested quality) */
-    int32_t planes;        /* 1: made from a YCbCr JPEG's own Y, Cb and Cr planes, never converted to RGB */
+    int32_t planes;        /* 1: made from Y, Cb and Cr planes (a YCbCr JPEG's own, or RGB split as decoded),
+                              never converted to RGB on the way to the encoder */
     char message[200];     /* one line, why, when status != WF_DERIVE_OK */
     /* Where the time went, in nanoseconds of the calling thread's clock. A set's one decode (resampling
      * excluded) is counted on its first result only; each result counts its own resampling (the first
@@ -179,8 +180,9 @@ void wf_keep_freed_buffers(void);
 
 /*
  * Several derived images of one source from ONE decode: the largest target is decoded (at its DCT scale)
- * and resampled from the decoder; the smaller ones are resampled from it, once per distinct size (the same
- * tile in JPEG, WebP and AVIF is one resample, encoded three times). `results[i]` says what became of
+ * and resampled from the decoder; the smaller ones are resampled after it, largest first, each from the size
+ * before where that is about twice as large, else from the largest, once per distinct size (the same tile in
+ * JPEG, WebP and AVIF is one resample, encoded three times). `results[i]` says what became of
  * `outputs[i]`. The decoder limits (pixels, scans, memory) are taken from requests[0].
  */
 void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
