@@ -170,6 +170,13 @@ static int grow_line(gif_frames *f, size_t width, wf_decode_outcome *out) {
     return 0;
 }
 
+/* The frame's next stored row of colour indices into `line`; 0, or -1 with `out` set (naming `what`). */
+static int read_line(gif_frames *f, GifPixelType *line, int width, const char *what, wf_decode_outcome *out) {
+    if (DGifGetLine(f->gif.gif, line, width) != GIF_ERROR) return 0;
+    wf_gif_fail(&f->gif, f->gif.gif->Error, what, out);
+    return -1;
+}
+
 /* Decodes the frame whose descriptor giflib has just read onto the canvas; 0, or -1 with `out` set. */
 static int decode_frame(gif_frames *f, wf_decode_outcome *out) {
     GifImageDesc *d = &f->gif.gif->Image;
@@ -198,10 +205,7 @@ static int decode_frame(gif_frames *f, wf_decode_outcome *out) {
     }
     fill_colours(f, map);
     for (uint32_t index = 0; index < height; index++) {
-        if (DGifGetLine(f->gif.gif, f->line, d->Width) == GIF_ERROR) {
-            wf_gif_fail(&f->gif, f->gif.gif->Error, what, out);
-            return -1;
-        }
+        if (read_line(f, f->line, d->Width, what, out) != 0) return -1;
         draw_row(f, d, d->Interlace ? interlaced_row(index, height) : index);
     }
     return 0;
@@ -308,18 +312,14 @@ int wf_gif_plain_first(wf_frames *frames, wf_pixel_sink *sink, wf_decode_outcome
     }
     for (uint32_t index = 0; index < f->height && indices; index++) {
         GifPixelType *line = indices + (size_t)interlaced_row(index, f->height) * f->width;
-        if (DGifGetLine(f->gif.gif, line, (int)f->width) == GIF_ERROR) {
-            wf_gif_fail(&f->gif, f->gif.gif->Error, "frame 1", out);
+        if (read_line(f, line, (int)f->width, "frame 1", out) != 0) {
             free(indices);
             return 1;
         }
     }
     for (uint32_t y = 0; y < f->height; y++) {
         const GifPixelType *line = indices ? indices + (size_t)y * f->width : f->line;
-        if (!indices && DGifGetLine(f->gif.gif, f->line, (int)f->width) == GIF_ERROR) {
-            wf_gif_fail(&f->gif, f->gif.gif->Error, "frame 1", out);
-            return 1;
-        }
+        if (!indices && read_line(f, f->line, (int)f->width, "frame 1", out) != 0) return 1;
         uint8_t *row = sink->row(sink->self);
         if (channels == 3)
             for (uint32_t x = 0; x < f->width; x++) memcpy(row + 3 * (size_t)x, f->colours[line[x]], 3);
