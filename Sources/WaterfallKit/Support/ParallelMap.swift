@@ -18,21 +18,22 @@ extension Array where Element: Sendable {
         let workers = Swift.min(Swift.max(jobs, 1), count)
         guard workers > 1 else { return map(transform) }
         let next = Atomic<Int>(0)
-        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        nonisolated(unsafe) let slots = results  // each index is written by exactly one worker
-        self.withUnsafeBufferPointer { items in
-            nonisolated(unsafe) let items = items
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while true {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < items.count else { return }
-                    slots[index] = transform(items[index])
+        // Each result is made in its place in the array that is returned: no slot of optionals to copy out
+        // of (and to release: a slot buffer that was only deallocated kept every result alive for good).
+        return [Result](unsafeUninitializedCapacity: count) { results, initialized in
+            nonisolated(unsafe) let slots = results  // each index is written by exactly one worker
+            self.withUnsafeBufferPointer { items in
+                nonisolated(unsafe) let items = items
+                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                    while true {
+                        let index = next.add(1, ordering: .relaxed).oldValue
+                        guard index < items.count else { return }
+                        (slots.baseAddress! + index).initialize(to: transform(items[index]))
+                    }
                 }
             }
+            initialized = count
         }
-        return results.map { $0! }
     }
 }
 
