@@ -50,8 +50,10 @@ struct BuildCache: Sendable {
 
     let folder: CacheFolder
     /// Entries by the digest of the photo's path (byte for byte: Swift's String equality would merge the
-    /// NFC and NFD spellings of one name, which are two files).
-    private(set) var entries: [UInt64: Entry] = [:]
+    /// NFC and NFD spellings of one name, which are two files). Boxed, and the box is what a photo found
+    /// unchanged holds: one copy of each entry, not one here and one in the photo (100,000 entries inline
+    /// in a table sized for them cost some 50 MB).
+    private(set) var entries: [UInt64: CachedEntry] = [:]
     /// Entries by content hash, for photos whose time stamps differ (another checkout of the same files).
     /// (Their keys in `entries`: a second copy of every entry would cost some 200 bytes a photo.)
     private var byContent: [String: UInt64] = [:]
@@ -97,7 +99,7 @@ struct BuildCache: Sendable {
 
     private mutating func add(_ entry: Entry) {
         let key = Self.digestValue(entry.name)
-        entries[key] = entry
+        entries[key] = CachedEntry(entry)
         byContent[entry.content] = key
     }
 
@@ -149,21 +151,22 @@ struct BuildCache: Sendable {
     }
 
     /// The photo's own entry, when its file has the size and time stamp the entry recorded (no byte read).
-    func unchangedEntry(for name: String, status: FileStatus) -> Entry? {
-        guard let own = entries[Self.digestValue(name)], Self.sameBytes(own.name, name), own.size == status.size,
-              own.modified == status.modified else { return nil }
+    func unchangedEntry(for name: String, status: FileStatus) -> CachedEntry? {
+        guard let own = entries[Self.digestValue(name)], Self.sameBytes(own.entry.name, name), own.entry.size == status.size,
+              own.entry.modified == status.modified else { return nil }
         return own
     }
 
     /// The entry for a photo whose file has content hash `content`: its own entry when that recorded the same
     /// content, else any photo's with that content (the same photo moved or copied, or another checkout).
-    func entry(for name: String, content: String, status: FileStatus) -> Entry? {
-        let own = entries[Self.digestValue(name)].flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
-        guard var entry = own.flatMap({ $0.content == content ? $0 : nil }) ?? byContent[content].flatMap({ entries[$0] }) else { return nil }
+    func entry(for name: String, content: String, status: FileStatus) -> CachedEntry? {
+        let own = entries[Self.digestValue(name)].flatMap { Self.sameBytes($0.entry.name, name) ? $0 : nil }
+        guard var entry = own.flatMap({ $0.entry.content == content ? $0.entry : nil })
+            ?? byContent[content].flatMap({ entries[$0]?.entry }) else { return nil }
         entry.name = name
         entry.size = status.size
         entry.modified = status.modified
-        return entry
+        return CachedEntry(entry)
     }
 
     /// Whether the store holds the derived image as its entry describes it: a regular file (never a link)
@@ -226,7 +229,7 @@ struct BuildCache: Sendable {
         let photos = folder.photos
         let indexed = names.lazy.compactMap { name -> CacheIndex.Item? in
             let key = Self.digestValue(name)
-            guard let entry = saved[key] ?? entries[key], Self.sameBytes(entry.name, name),
+            guard let entry = saved[key] ?? entries[key]?.entry, Self.sameBytes(entry.name, name),
                   let info = photos.status(Self.digest(name) + ".json"), EntryKind(info.st_mode) == .file else { return nil }
             return CacheIndex.Item(entry: entry, file: CacheIndex.FileStamp(info))
         }

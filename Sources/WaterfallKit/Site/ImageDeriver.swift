@@ -47,23 +47,20 @@ struct ImageDeriver: Sendable {
             sets[photo.header] = sizes.derivations(for: photo.header, encoders: encoders).map { ($0, $0.key) }
         }
         let setsByHeader = sets
-        // What each photo needs and which of it the store holds, in parallel: proving an image may hash it.
-        let needs = photos.parallelMap(jobs: jobs) { photo -> (set: [Derivation], kept: [DerivedFile]) in
-            let keyed = setsByHeader[photo.header]!
-            let kept = keyed.compactMap { derivation, key -> DerivedFile? in
+        // Which of each photo's set the store holds, in parallel: proving an image may hash it. A photo with
+        // nothing to make keeps this list as its images (no second copy of 200,000 of them).
+        var files = photos.parallelMap(jobs: jobs) { photo -> [DerivedFile] in
+            setsByHeader[photo.header]!.compactMap { derivation, key -> DerivedFile? in
                 guard let stored = photo.cachedEntry?.entry.derived[derivation.label], stored.key == key,
                       cache.holds(stored, trusting: proven) else { return nil }
                 return DerivedFile(derivation: derivation, key: key, stored: stored)
             }
-            return (keyed.map(\.derivation), kept)
         }
-        var files = [[DerivedFile]](repeating: [], count: photos.count)
         var planned: [Job] = []
-        for (index, need) in needs.enumerated() {
-            if need.kept.count == need.set.count {
-                files[index] = need.kept
-            } else {
-                planned.append(Self.job(photo: index, set: need.set, kept: need.kept, cached: photos[index].cached))
+        for (index, photo) in photos.enumerated() {
+            let set = setsByHeader[photo.header]!
+            if files[index].count != set.count {
+                planned.append(Self.job(photo: index, set: set.map(\.derivation), kept: files[index], cached: photo.cached))
             }
         }
 
@@ -86,7 +83,7 @@ struct ImageDeriver: Sendable {
         for (job, result) in zip(jobs, results) {
             if case .success(let made) = result {
                 let making = Set(job.derivations.map(\.label))
-                files[job.photo] = made + needs[job.photo].kept.filter { !making.contains($0.label) }
+                files[job.photo] = made + files[job.photo].filter { !making.contains($0.label) }
             }
         }
 
@@ -106,7 +103,10 @@ struct ImageDeriver: Sendable {
             let rank = { (file: DerivedFile) in
                 (file.role == .view ? 1 : 0, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
             }
-            let images = files[index].sorted { rank($0) < rank($1) }
+            // Taken out of `files`, so the sort is in place: the list is not copied.
+            var images: [DerivedFile] = []
+            swap(&images, &files[index])
+            images.sort { rank($0) < rank($1) }
             // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).
             var published = photo
             published.cached = nil

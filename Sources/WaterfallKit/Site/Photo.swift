@@ -90,7 +90,7 @@ struct Photo: Sendable {
     }
 }
 
-/// A cache entry held by reference (`Photo.cached`).
+/// A cache entry held by reference: by the cache's table, and by the photo found unchanged (`Photo.cached`).
 final class CachedEntry: Sendable {
     let entry: BuildCache.Entry
 

@@ -93,16 +93,17 @@ struct PhotoScanner: Sendable {
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
             var split = WorkSplit()
-            func cached(_ entry: BuildCache.Entry) -> Swift.Result<Photo, ImageReadError> {
+            func cached(_ box: CachedEntry) -> Swift.Result<Photo, ImageReadError> {
                 hits.add(1, ordering: .relaxed)
+                let entry = box.entry
                 var photo = Photo(source: path, name: name, header: entry.header, status: status, caption: caption)
-                photo.cached = entry
+                photo.cachedEntry = box
                 photo.content = entry.content
                 photo.facts = entry.facts
                 photo.caption = caption ?? entry.facts.description.map { Caption(title: $0) }
                 return .success(photo)
             }
-            if let entry = cache?.unchangedEntry(for: name, status: status), entry.header.pixelCount <= reader.maxPixels {
+            if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= reader.maxPixels {
                 return (cached(entry), warnings, split)
             }
             // A new or changed photo: its content hash, header and EXIF facts come from one read of the file.
@@ -113,7 +114,7 @@ struct PhotoScanner: Sendable {
             let hashed = bytes.map { ContentDigest.of($0).hex } ?? BuildCache.contentHash(path)
             split.hash += WorkSplit.seconds(since: start)
             guard let content = hashed else { return (.failure(unreadable()), warnings, split) }
-            if let entry = cache?.entry(for: name, content: content, status: status), entry.header.pixelCount <= reader.maxPixels {
+            if let entry = cache?.entry(for: name, content: content, status: status), entry.entry.header.pixelCount <= reader.maxPixels {
                 return (cached(entry), warnings, split)
             }
             start = ContinuousClock.now
