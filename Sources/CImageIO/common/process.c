@@ -1,0 +1,188 @@
+/*
+ * wf_process_run: a helper program under limits (cimageio_process.h). fork, then in the child only
+ * async-signal-safe calls (setpgid, setrlimit, dup2, close, execve, write, _exit) before exec, as a
+ * threaded parent requires; a close-on-exec pipe tells the parent whether exec happened.
+ */
+#define _GNU_SOURCE
+#include "cimageio_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+static void close_quietly(int *fd) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+}
+
+/* Every descriptor from `first` up closed (close_range where the kernel has it). */
+static void close_from(int first) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)first, ~0u, 0) == 0) return;
+#endif
+    for (int fd = first; fd < 65536; fd++) close(fd);
+}
+
+static void limit(int resource, uint64_t value, uint64_t hard) {
+    struct rlimit r = {(rlim_t)value, (rlim_t)hard};
+    setrlimit(resource, &r);
+}
+
+/* The child: never returns. */
+static void child(const wf_process *p, int null_fd, int out_w, int err_w, int input, int output, int report_w) {
+    setpgid(0, 0);
+    if (p->memory_bytes) limit(RLIMIT_AS, p->memory_bytes, p->memory_bytes);
+    if (p->cpu_seconds) limit(RLIMIT_CPU, p->cpu_seconds, (uint64_t)p->cpu_seconds + 1);
+    limit(RLIMIT_CORE, 0, 0);
+    /* Descriptors 0-4 as the header says; report_w (close-on-exec) stays above them until exec. */
+    if (dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) goto fail;
+    if (input >= 0 ? dup2(input, 3) < 0 : (close(3), 0)) goto fail;
+    if (output >= 0 ? dup2(output, 4) < 0 : (close(4), 0)) goto fail;
+    if (dup2(report_w, 5) < 0 || fcntl(5, F_SETFD, FD_CLOEXEC) < 0) goto fail;
+    close_from(6);
+    {
+        static const char *const none[] = {NULL};
+        execve(p->argv[0], (char *const *)p->argv, (char *const *)(p->environment ? p->environment : none));
+    }
+fail: {
+    int e = errno;
+    ssize_t ignored = write(5, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+}
+}
+
+/* Appends what `fd` has to `buffer` (up to its capacity, the rest dropped); closes it at end of file. */
+static void drain(int *fd, char *buffer, size_t capacity, size_t *length, size_t *total) {
+    char scratch[4096];
+    for (;;) {
+        ssize_t n = read(*fd, scratch, sizeof scratch);
+        if (n > 0) {
+            size_t room = buffer && *length < capacity ? capacity - *length : 0;
+            size_t keep = (size_t)n < room ? (size_t)n : room;
+            if (keep) memcpy(buffer + *length, scratch, keep);
+            *length += keep;
+            *total += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        close_quietly(fd);
+        return;
+    }
+}
+
+void wf_process_run(const wf_process *p, wf_process_result *r) {
+    memset(r, 0, sizeof *r);
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    /* Copies above the numbers the child's dup2s write, so no dup2 overwrites a source it still needs. */
+    int input = p->input_fd >= 0 ? fcntl(p->input_fd, F_DUPFD_CLOEXEC, 10) : -1;
+    int output = p->output_fd >= 0 ? fcntl(p->output_fd, F_DUPFD_CLOEXEC, 10) : -1;
+    if (null_fd < 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0
+        || (p->input_fd >= 0 && input < 0) || (p->output_fd >= 0 && output < 0)) {
+        r->errno_value = errno;
+        goto done;
+    }
+    /* The report pipe's end too: the child moves it to 5 last, after 0-4 are written. */
+    int report_high = fcntl(report[1], F_DUPFD_CLOEXEC, 10);
+    close_quietly(&report[1]);
+    report[1] = report_high;
+    if (report[1] < 0) {
+        r->errno_value = errno;
+        goto done;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        r->errno_value = errno;
+        goto done;
+    }
+    if (pid == 0) child(p, null_fd, out[1], err[1], input, output, report[1]);
+    setpgid(pid, pid); /* also in the parent, so the group exists before any kill */
+    close_quietly(&out[1]);
+    close_quietly(&err[1]);
+    close_quietly(&report[1]);
+
+    int failure = 0;
+    ssize_t got;
+    do got = read(report[0], &failure, sizeof failure); while (got < 0 && errno == EINTR);
+    close_quietly(&report[0]);
+    if (got == (ssize_t)sizeof failure) {
+        r->errno_value = failure;
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+        goto done;
+    }
+    r->started = 1;
+
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    uint64_t deadline = p->timeout_ms ? now_ms() + p->timeout_ms : 0;
+    while (out[0] >= 0 || err[0] >= 0) {
+        struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+        int wait_ms = -1;
+        if (deadline) {
+            uint64_t t = now_ms();
+            if (t >= deadline) {
+                r->timed_out = 1;
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                break;
+            }
+            wait_ms = (int)(deadline - t);
+        }
+        int ready = poll(fds, 2, wait_ms);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) break;
+        if (out[0] >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(&out[0], p->out, p->out_capacity, &r->out_length, &r->out_total);
+        if (err[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(&err[0], p->err, p->err_capacity, &r->err_length, &r->err_total);
+    }
+    /* Its output is closed (or the time is up): it is ending or must. Wait, up to the deadline. */
+    int status = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, r->timed_out ? 0 : WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) break;
+        if (r->timed_out) continue;
+        if (deadline && now_ms() >= deadline) {
+            r->timed_out = 1;
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            continue;
+        }
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    if (r->timed_out) kill(-pid, SIGKILL); /* anything it started */
+    if (WIFEXITED(status)) {
+        r->exited = 1;
+        r->exit_status = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        r->signal_number = WTERMSIG(status);
+    }
+done:
+    close_quietly(&out[0]);
+    close_quietly(&out[1]);
+    close_quietly(&err[0]);
+    close_quietly(&err[1]);
+    close_quietly(&report[0]);
+    close_quietly(&report[1]);
+    close_quietly(&null_fd);
+    close_quietly(&input);
+    close_quietly(&output);
+}
