@@ -15,7 +15,17 @@ static wf_format iso_brand(const uint8_t *bytes, size_t length) {
     for (size_t i = 0; i < sizeof heif / sizeof *heif; i++)
         if (memcmp(bytes + 8, heif[i], 4) == 0) return WF_FORMAT_HEIC;
     if (memcmp(bytes + 8, "avif", 4) == 0 || memcmp(bytes + 8, "avis", 4) == 0) return WF_FORMAT_AVIF;
-    return WF_FORMAT_UNKNOWN;
+    /* Any other brand is a movie: isom, mp41, mp42, avc1, M4V, "qt  " (QuickTime), 3gp4, ... */
+    return WF_FORMAT_VIDEO_ISO;
+}
+
+/* An old QuickTime movie starts with another box than ftyp. */
+static int quicktime_box(const uint8_t *bytes, size_t length) {
+    if (length < 8) return 0;
+    static const char *types[] = {"moov", "mdat", "wide", "free", "skip", "pnot"};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (memcmp(bytes + 4, types[i], 4) == 0) return 1;
+    return 0;
 }
 
 wf_format wf_sniff(const uint8_t *bytes, size_t length) {
@@ -37,5 +47,8 @@ wf_format wf_sniff(const uint8_t *bytes, size_t length) {
     if (HAS("%PDF")) return WF_FORMAT_PDF;
     if (HAS("<svg") || HAS("<?xml")) return WF_FORMAT_SVG;
     if (HAS("qoif")) return WF_FORMAT_QOI;
+    if (HAS("\x1A\x45\xDF\xA3")) return WF_FORMAT_VIDEO_MATROSKA;
+    if (HAS("RIFF") && length >= 12 && memcmp(bytes + 8, "AVI ", 4) == 0) return WF_FORMAT_VIDEO_AVI;
+    if (quicktime_box(bytes, length)) return WF_FORMAT_VIDEO_ISO;
     return WF_FORMAT_UNKNOWN;
 }

@@ -31,7 +31,11 @@ typedef enum {
     WF_FORMAT_PSD,
     WF_FORMAT_PDF,
     WF_FORMAT_SVG,
-    WF_FORMAT_QOI
+    WF_FORMAT_QOI,
+    /* Videos: read by ffprobe and ffmpeg (Swift's Video folder), never by this library. */
+    WF_FORMAT_VIDEO_ISO,      /* MP4, QuickTime MOV, M4V, 3GP: ISO base media with a brand that is not HEIF's or AVIF's */
+    WF_FORMAT_VIDEO_MATROSKA, /* WebM, MKV */
+    WF_FORMAT_VIDEO_AVI
 } wf_format;
 
 typedef enum {

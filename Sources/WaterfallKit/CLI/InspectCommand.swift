@@ -12,9 +12,10 @@ struct InspectCommand {
     static let help = """
         Usage: waterfall inspect PATH... [--json] [--max-pixels N] [--jobs N]
 
-        Reads the header of every image given (a folder means every file in it, recursively,
-        skipping dot-files) and prints its format, stored size, EXIF orientation and display size.
-        Only headers are read: no pixel data is decoded.
+        Reads the header of every image and video given (a folder means every file in it,
+        recursively, skipping dot-files) and prints its format, stored size, EXIF orientation (a
+        video's display rotation) and display size; for a video also its codec and duration
+        (through FFmpeg's ffprobe). Only headers are read: no pixel data is decoded.
 
         Options:
           --json            one JSON array, one object per file, in the order given
@@ -29,7 +30,7 @@ struct InspectCommand {
 
     var paths: [String] = []
     var json = false
-    var reader = HeaderReader()
+    var reader = MediaReader()
     var jobs = Parallelism.available
 
     /// Parses the arguments after `inspect`; nil means help was asked for.
@@ -40,7 +41,7 @@ struct InspectCommand {
             switch argument {
             case .positional(let path): command.paths.append(path)
             case .option("--json"): command.json = true
-            case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
+            case .option("--max-pixels"): command.reader.images.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
             case .option("--help"), .option("-h"): return nil
             case .option(let other): throw scanner.unknown(other)
@@ -61,7 +62,7 @@ struct InspectCommand {
 
     /// Reads every path in parallel, in the order given. A path that turns out to be a folder is replaced
     /// by the files under it: checking for folders first would cost every file an extra stat.
-    static func read(_ paths: [String], with reader: HeaderReader, jobs: Int) -> [HeaderResult] {
+    static func read(_ paths: [String], with reader: MediaReader, jobs: Int) -> [HeaderResult] {
         let direct = paths.parallelMap(jobs: jobs) { HeaderResult(path: $0, header: reader.read(path: $0)) }
         guard direct.contains(where: \.isDirectory) else { return direct }
         return direct.flatMap { result -> [HeaderResult] in
@@ -76,15 +77,31 @@ extension HeaderResult {
     var jsonValue: JSONValue {
         switch header {
         case .success(let header):
-            .object([
-                ("path", .string(path)),
-                ("format", .string(header.format.rawValue)),
-                ("pixelWidth", .int(header.pixelWidth)),
-                ("pixelHeight", .int(header.pixelHeight)),
-                ("orientation", .int(header.orientation.rawValue)),
-                ("width", .int(header.width)),
-                ("height", .int(header.height)),
-            ] + (header.isAnimated ? [("animated", .bool(true)), ("frames", .int(header.frames))] : []))
+            if let video = header.video {
+                .object([
+                    ("path", .string(path)),
+                    ("format", .string("video")),
+                    ("container", .string(video.container)),
+                    ("codec", .string(video.codec)),
+                    ("audio", video.audioCodec.map { .string($0) } ?? .null),
+                    ("duration", video.durationMilliseconds > 0 ? .double(Double(video.durationMilliseconds) / 1000) : .null),
+                    ("pixelWidth", .int(video.codedWidth)),
+                    ("pixelHeight", .int(video.codedHeight)),
+                    ("rotation", .int(video.rotation)),
+                    ("width", .int(header.width)),
+                    ("height", .int(header.height)),
+                ])
+            } else {
+                .object([
+                    ("path", .string(path)),
+                    ("format", .string(header.format.rawValue)),
+                    ("pixelWidth", .int(header.pixelWidth)),
+                    ("pixelHeight", .int(header.pixelHeight)),
+                    ("orientation", .int(header.orientation.rawValue)),
+                    ("width", .int(header.width)),
+                    ("height", .int(header.height)),
+                ] + (header.isAnimated ? [("animated", .bool(true)), ("frames", .int(header.frames))] : []))
+            }
         case .failure(let error):
             .object([("path", .string(path)), ("error", .string(error.reason))])
         }
@@ -97,6 +114,9 @@ extension HeaderResult {
     static func table(_ results: [HeaderResult]) -> String {
         let rows: [[String]] = results.map { result in
             switch result.header {
+            case .success(let header) where header.video != nil:
+                [result.path, "video (\(header.video!.codec)" + (header.video!.durationText.map { ", \($0)" } ?? "") + ")",
+                 "\(header.video!.codedWidth)×\(header.video!.codedHeight)", "\(header.video!.rotation)°", "\(header.width)×\(header.height)"]
             case .success(let header):
                 [result.path, header.format.rawValue + (header.isAnimated ? " (\(header.frames) frames)" : ""),
                  "\(header.pixelWidth)×\(header.pixelHeight)",

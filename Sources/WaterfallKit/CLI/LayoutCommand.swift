@@ -97,7 +97,7 @@ struct LayoutCommand {
 
     func run(console: Console) throws -> ExitCode {
         guard FolderWalker.isDirectory(folder) else { throw UsageError("\(folder): not a folder", command: Self.name) }
-        let reader = self.reader
+        let reader = MediaReader(images: self.reader)
         let photos = FolderWalker(recursive: false).files(under: folder)
             .parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader) }
         var names: [String] = []

@@ -56,7 +56,11 @@ public struct HeaderReader: Sendable {
         // a format without a reader gets its name.
         case WF_ERR_UNSUPPORTED where message.isEmpty:
             let sniffed = SniffedFormat(raw: raw.format)
-            if let name = sniffed.name { return ImageReadError(.unsupported, "unsupported format (\(name))") }
+            if let name = sniffed.name {
+                var error = ImageReadError(.unsupported, "unsupported format (\(name))")
+                error.isVideo = sniffed.isVideo
+                return error
+            }
             let magic = withUnsafeBytes(of: raw.magic) { Array($0.prefix(Int(raw.magic_length))) }
             if magic.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
                 // Line-ending conversion by a text-mode transfer is the classic way to get here.

@@ -1,7 +1,8 @@
 import CImageIO
 
 /// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations).
-/// Everything else is named (for messages) by `SniffedFormat`.
+/// Everything else is named (for messages) by `SniffedFormat`. A video is read as `video` (whatever its
+/// container: `ImageHeader.video` says) and published as `mp4` or `webm`.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case jpeg
     case png
@@ -9,6 +10,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case avif
     case webp
     case gif
+    case video
+    case mp4
+    case webm
 
     /// The extension a file of this format is written with (`.jpg`, not `.jpeg`).
     var fileExtension: String {
@@ -19,6 +23,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .avif: ".avif"
         case .webp: ".webp"
         case .gif: ".gif"
+        case .video, .mp4: ".mp4"
+        case .webm: ".webm"
         }
     }
 
@@ -28,6 +34,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         switch self {
         case .jpeg: return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
         case .heic: return lower.hasSuffix(".heic") || lower.hasSuffix(".heif")
+        case .video: return Photo.videoExtensions.contains { lower.hasSuffix("." + $0) }
         default: return lower.hasSuffix(fileExtension)
         }
     }
@@ -80,7 +87,13 @@ struct SniffedFormat: Sendable, Equatable {
         case WF_FORMAT_PDF: "PDF"
         case WF_FORMAT_SVG: "SVG"
         case WF_FORMAT_QOI: "QOI"
+        case WF_FORMAT_VIDEO_ISO: "MP4/QuickTime video"
+        case WF_FORMAT_VIDEO_MATROSKA: "Matroska/WebM video"
+        case WF_FORMAT_VIDEO_AVI: "AVI video"
         default: nil
         }
     }
+
+    /// A video container: read by `VideoProbe`, not by the image readers.
+    var isVideo: Bool { raw == WF_FORMAT_VIDEO_ISO || raw == WF_FORMAT_VIDEO_MATROSKA || raw == WF_FORMAT_VIDEO_AVI }
 }

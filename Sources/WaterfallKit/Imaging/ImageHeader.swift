@@ -14,6 +14,9 @@ public struct ImageHeader: Sendable, Hashable {
     public var bytesRead: Int
     /// GIF and WebP: frames in the file (1 for a still image).
     public var frames: Int
+    /// A video's codecs, duration and stored size (`format` is `.video`); the size above is then its
+    /// display size, orientation up.
+    public var video: VideoFacts?
 
     public init(format: ImageFormat, pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up,
                 components: Int = 3, progressive: Bool = false, bitDepth: Int = 8, bytesRead: Int = 0, frames: Int = 1) {
@@ -30,6 +33,8 @@ public struct ImageHeader: Sendable, Hashable {
 
     /// More than one frame: an animated GIF or WebP.
     public var isAnimated: Bool { frames > 1 }
+
+    public var isVideo: Bool { video != nil }
 
     /// Size as displayed: orientations 5–8 swap width and height.
     public var width: Int { orientation.swapsWidthAndHeight ? pixelHeight : pixelWidth }

@@ -6,6 +6,8 @@ public struct ImageReadError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var kind: Kind
     public var reason: String
+    /// The file is a video (its first bytes say so): the image readers refuse it, `VideoProbe` reads it.
+    public var isVideo = false
 
     public init(_ kind: Kind, _ reason: String) {
         self.kind = kind

@@ -254,7 +254,7 @@ struct BuildCache: Sendable {
         for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(UInt64(name.prefix(16), radix: 16)!) {
             if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif"]) where !images.contains(name) {
+        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif", ".mp4", ".webm"]) where !images.contains(name) {
             if folder.images.remove(name) { removed += 1 }
         }
         return removed
@@ -339,6 +339,9 @@ extension BuildCache.Entry {
         header = ImageHeader(format: imageFormat, pixelWidth: width, pixelHeight: height,
                              orientation: Orientation(rawValue: orientation))
         if case .int(let frames)? = fields["frames"], (1...100_000).contains(frames) { header.frames = frames }
+        // A video's facts come with it, and only with a video.
+        header.video = fields["video"].flatMap(VideoFacts.init(json:))
+        guard (imageFormat == .video) == (header.video != nil) else { return nil }
         if case .string(let text)? = fields["summary"] { facts.summary = text }
         if case .string(let text)? = fields["takenText"] { facts.takenText = text }
         if case .int(let number)? = fields["taken"] { facts.taken = number }
@@ -373,6 +376,7 @@ extension BuildCache.Entry {
             ("name", .string(name)), ("size", .int(size)), ("modified", .int(modified)), ("content", .string(content)),
             ("format", .string(header.format.rawValue)), ("pixelWidth", .int(header.pixelWidth)),
             ("pixelHeight", .int(header.pixelHeight)), ("orientation", .int(header.orientation.rawValue)), ("frames", .int(header.frames)),
+            ("video", header.video?.json ?? .null),
             ("summary", facts.summary.map { .string($0) } ?? .null), ("takenText", facts.takenText.map { .string($0) } ?? .null),
             ("taken", facts.taken.map { .int($0) } ?? .null), ("description", facts.description.map { .string($0) } ?? .null),
             ("derived", .object(derived.labels.map { label in

@@ -59,6 +59,13 @@ struct ByteWriter {
         for value in [entry.header.pixelWidth, entry.header.pixelHeight, entry.header.orientation.rawValue, entry.header.frames] {
             try int(value)
         }
+        try bytes(CollectionOfOne(entry.header.video == nil ? 0 : 1))
+        if let video = entry.header.video {
+            for text in [video.container, video.codec, video.pixelFormat] { try string(text) }
+            try optional(video.audioCodec)
+            for value in [video.durationMilliseconds, video.codedWidth, video.codedHeight, video.rotation] { try int(value) }
+            try optional(video.creationTime)
+        }
         try optional(entry.facts.summary)
         try optional(entry.facts.takenText)
         try optional(entry.facts.taken)
@@ -159,11 +166,23 @@ struct ByteReader {
         return strings
     }
 
+    /// A video's facts, held to the same checks as in an entry's JSON file.
+    mutating func video() -> VideoFacts? {
+        guard let container = string(), let codec = string(), let pixelFormat = string(), let audio = optional({ $0.string() }),
+              let duration = int(), let width = int(), let height = int(), let rotation = int(),
+              let created = optional({ $0.string() }) else { return nil }
+        let facts = VideoFacts(container: container, codec: codec, pixelFormat: pixelFormat, audioCodec: audio,
+                               durationMilliseconds: duration, codedWidth: width, codedHeight: height, rotation: rotation,
+                               creationTime: created)
+        return facts.isPlausible ? facts : nil
+    }
+
     /// An entry, held to the same checks as one read from its JSON file.
     mutating func entry(shared: [String]) -> BuildCache.Entry? {
         guard let name = string(), let size = int(), let modified = int(), let content = string(),
               let format = string().flatMap(ImageFormat.init(rawValue:)), let width = int(), let height = int(),
-              let orientation = int(), let frames = int(), let summary = optional({ $0.string() }),
+              let orientation = int(), let frames = int(), let video = optional({ $0.video() }),
+              let summary = optional({ $0.string() }),
               let takenText = optional({ $0.string() }), let taken = optional({ $0.int() }),
               let description = optional({ $0.string() }), let derivedCount = count(),
               BuildCache.Entry.plausible(width, height), (1...8).contains(orientation) else { return nil }
@@ -171,6 +190,8 @@ struct ByteReader {
                                      header: ImageHeader(format: format, pixelWidth: width, pixelHeight: height,
                                                          orientation: Orientation(rawValue: orientation)))
         if (1...100_000).contains(frames) { entry.header.frames = frames }
+        guard (format == .video) == (video != nil) else { return nil }
+        entry.header.video = video
         entry.facts.summary = summary
         entry.facts.takenText = takenText
         entry.facts.taken = taken

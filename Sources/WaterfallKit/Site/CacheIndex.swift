@@ -18,7 +18,7 @@ import Darwin
 /// and keys, the same for most photos), the entries, then a checksum of everything before it.
 enum CacheIndex {
     static let fileName = "photos.index"
-    static let magic = Array("waterfall-cache-index-1\n".utf8)
+    static let magic = Array("waterfall-cache-index-2\n".utf8)  // 2: a video's facts
     /// A larger file is not an index (a cache of a million photos holds some 300 MB of entries).
     static let maximumBytes = 1 << 30
 

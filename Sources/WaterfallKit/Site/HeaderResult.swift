@@ -9,7 +9,7 @@ struct HeaderResult: Sendable {
     }
 
     /// A walked entry's header (or why there is none).
-    init(reading entry: FolderWalker.Entry, with reader: HeaderReader) {
+    init(reading entry: FolderWalker.Entry, with reader: MediaReader) {
         switch entry {
         case .file(let path): self.init(path: path, header: reader.read(path: path))
         case .skipped(let path, let reason, _), .note(let path, let reason):

@@ -84,9 +84,21 @@ struct Photo: Sendable {
         "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
     ]
 
+    /// Extensions of video files (read by `VideoProbe`): phones' MP4 and MOV, the web's WebM, and the
+    /// containers older cameras wrote.
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi"]
+
+    /// A video by its extension (what it is comes from its first bytes).
+    static func isVideoName(_ fileName: String) -> Bool {
+        guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
+        return videoExtensions.contains(fileName[fileName.index(after: dot)...].lowercased())
+    }
+
+    /// A photo or a video, by its extension: the files the scanner reads.
     static func looksLikePhoto(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
-        return extensions.contains(fileName[fileName.index(after: dot)...].lowercased())
+        let ext = fileName[fileName.index(after: dot)...].lowercased()
+        return extensions.contains(ext) || videoExtensions.contains(ext)
     }
 }
 
@@ -108,6 +120,32 @@ struct PhotoFacts: Sendable, Equatable {
     var description: String?
 
     init() {}
+
+    /// A video's: when it was recorded, as its container says (`creation_time`, UTC), if it says.
+    init(video: VideoFacts) {
+        guard let date = video.creationTime.flatMap(Self.recordingDate) else { return }
+        takenText = date.text
+        taken = date.number
+    }
+
+    /// `2024-05-17T08:30:12.000000Z` as the text and number a photo's date has.
+    static func recordingDate(_ text: String) -> (text: String, number: Int)? {
+        let digits = text.utf8.map { $0 }
+        guard digits.count >= 19 else { return nil }
+        func field(_ from: Int, _ length: Int) -> Int? {
+            var value = 0
+            for byte in digits[from..<(from + length)] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = field(0, 4), let month = field(5, 2), let day = field(8, 2), let hour = field(11, 2),
+              let minute = field(14, 2), let second = field(17, 2), (1900...9999).contains(year), (1...12).contains(month),
+              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        let shown = String(decoding: digits[0..<10], as: UTF8.self) + " " + String(decoding: digits[11..<19], as: UTF8.self)
+        return (shown, ((year * 100 + month) * 100 + day) * 1_000_000 + hour * 10_000 + minute * 100 + second)
+    }
 
     init(_ exif: ExifFacts) {
         summary = exif.summary

@@ -11,7 +11,7 @@ struct PhotoScanner: Sendable {
     var input: String
     /// Folders never scanned (the output and the cache, when they sit inside the input).
     var excluding: Set<FileIdentity>
-    var reader: HeaderReader
+    var reader: MediaReader
     var jobs: Int
     /// Links to anywhere are followed (`--follow-symlinks`).
     var followsAllLinks = false
@@ -30,6 +30,8 @@ struct PhotoScanner: Sendable {
     /// Photos larger than this are refused before a byte is read (a sparse terabyte file would take hours
     /// to hash); a 250-megapixel photo is far smaller.
     static let maximumPhotoBytes = 4 << 30
+    /// Videos are larger: an hour of 4K from a phone is some 20 GB.
+    static let maximumVideoBytes = 64 << 30
 
     /// A new photo up to this size is read into memory once for its hash, header and EXIF facts; a larger one
     /// is read as a stream by each (a 100-megapixel JPEG is some 40 MB).
@@ -87,8 +89,10 @@ struct PhotoScanner: Sendable {
             // A file that cannot be read: the reader says why in its words.
             let unreadable = { reader.read(path: path).failureValue ?? ImageReadError(.io, "cannot read") }
             guard let status = FileStatus(path: path) else { return (.failure(unreadable()), [], WorkSplit()) }
-            guard status.size <= Self.maximumPhotoBytes else {
-                return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(Self.maximumPhotoBytes)) limit for a photo")), [], WorkSplit())
+            let isVideo = Photo.isVideoName(name)
+            let limit = isVideo ? Self.maximumVideoBytes : Self.maximumPhotoBytes
+            guard status.size <= limit else {
+                return (.failure(ImageReadError(.tooLarge, "larger than the \(ByteCount.text(limit)) limit for a \(isVideo ? "video" : "photo")")), [], WorkSplit())
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
@@ -103,7 +107,7 @@ struct PhotoScanner: Sendable {
                 photo.caption = caption ?? entry.facts.description.map { Caption(title: $0) }
                 return .success(photo)
             }
-            if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= reader.maxPixels {
+            if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= reader.images.maxPixels {
                 return (cached(entry), warnings, split)
             }
             // A new or changed photo: its content hash, header and EXIF facts come from one read of the file.
@@ -114,16 +118,20 @@ struct PhotoScanner: Sendable {
             let hashed = bytes.map { ContentDigest.of($0).hex } ?? BuildCache.contentHash(path)
             split.hash += WorkSplit.seconds(since: start)
             guard let content = hashed else { return (.failure(unreadable()), warnings, split) }
-            if let entry = cache?.entry(for: name, content: content, status: status), entry.entry.header.pixelCount <= reader.maxPixels {
+            if let entry = cache?.entry(for: name, content: content, status: status), entry.entry.header.pixelCount <= reader.images.maxPixels {
                 return (cached(entry), warnings, split)
             }
             start = ContinuousClock.now
             defer { split.read += WorkSplit.seconds(since: start) }
-            let header = bytes.map { reader.read(bytes: $0) } ?? reader.read(path: path)
+            let header = bytes.map { reader.read(bytes: $0, path: path) } ?? reader.read(path: path)
             let read = header.map { header -> Photo in
                 var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
                 photo.content = content
-                photo.facts = PhotoFacts(bytes.map { ExifReader().read(bytes: $0) } ?? ExifReader().read(path: path))
+                if let video = header.video {
+                    photo.facts = PhotoFacts(video: video)
+                } else {
+                    photo.facts = PhotoFacts(bytes.map { ExifReader().read(bytes: $0) } ?? ExifReader().read(path: path))
+                }
                 photo.caption = caption ?? photo.facts.description.map { Caption(title: $0) }
                 return photo
             }

@@ -26,8 +26,10 @@ public struct SiteBuilder: Sendable {
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
+        let videoTools = VideoTools.find()
         let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
-                                   reader: HeaderReader(maxPixels: configuration.maxPixels), jobs: options.jobs,
+                                   reader: MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: videoTools),
+                                   jobs: options.jobs,
                                    followsAllLinks: options.followSymlinks)
         var scanned = scanner.scan(cache: folders.cache, observe: observe)
         if let shard = options.shard {

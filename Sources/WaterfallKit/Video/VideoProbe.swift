@@ -1,0 +1,106 @@
+/// Reads a video's display size, codecs and duration from its container and stream headers with `ffprobe`
+/// (no frame is decoded), under `VideoTools.quick`'s limits. Whatever the file claims is checked: a size
+/// over the pixel limit, no video stream, or anything ffprobe cannot read is a one-line reason.
+struct VideoProbe: Sendable {
+    var tools: VideoTools
+    var maxPixels: Int
+
+    /// The header of the video open as `file`: its display size as the size, orientation up (the turn is
+    /// made in every image and video published), and the facts.
+    func read(_ file: OpenFile) -> Result<ImageHeader, ImageReadError> {
+        let entries = "format=format_name,duration:format_tags=creation_time:stream=index,codec_type,codec_name,width,height,"
+            + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=rotation"
+        let run = HelperProcess.run(tools.ffprobe, ["-v", "error", "-hide_banner"] + VideoTools.inputOptions
+            + ["-show_entries", entries, "-of", "json", VideoTools.input], input: file.descriptor, limits: VideoTools.quick,
+            stdoutCapacity: 1 << 20)
+        guard run.succeeded else { return .failure(ImageReadError(.corrupt, "ffprobe cannot read it: \(Self.reason(run))")) }
+        guard run.stdoutTotal <= run.stdout.count, let json = try? JSONParser.parse(bytes: run.stdout) else {
+            return .failure(ImageReadError(.corrupt, "ffprobe's answer is not one Waterfall can read"))
+        }
+        return Self.header(from: json, maxPixels: maxPixels)
+    }
+
+    /// ffprobe's last words, without its `[mov,mp4,… @ 0x…]` prefix and the file name.
+    static func reason(_ run: HelperProcess.Outcome) -> String {
+        var text = run.failure
+        if text.hasPrefix("["), let end = text.firstIndex(of: "]") { text = String(text[text.index(after: end)...]).trimmed }
+        if text.hasPrefix(VideoTools.input + ": ") { text = String(text.dropFirst(VideoTools.input.count + 2)) }
+        return text.isEmpty ? "unreadable" : text
+    }
+
+    /// The header ffprobe's JSON describes, checked.
+    static func header(from json: JSONValue, maxPixels: Int) -> Result<ImageHeader, ImageReadError> {
+        let root = json.members
+        let streams = root["streams"]?.elements ?? []
+        let format = root["format"]?.members ?? [:]
+        // Cover art travels as a one-frame "video" stream: it is not the video.
+        let videos = streams.filter { $0.members["codec_type"]?.text == "video" && $0.members["disposition"]?.members["attached_pic"]?.number != 1 }
+        guard let video = videos.first?.members else {
+            return .failure(ImageReadError(.unsupported, streams.isEmpty ? "no streams" : "no video stream (sound only)"))
+        }
+        guard let codec = video["codec_name"]?.text, let width = video["width"]?.number, let height = video["height"]?.number else {
+            return .failure(ImageReadError(.unsupported, "a video stream ffprobe cannot name or size"))
+        }
+        guard width > 0, height > 0 else { return .failure(ImageReadError(.corrupt, "zero width or height (\(width)×\(height))")) }
+        let rotation = Self.rotation(video)
+        var (displayWidth, displayHeight) = Self.applying(aspect: video["sample_aspect_ratio"]?.text, width: width, height: height)
+        if rotation % 180 != 0 { swap(&displayWidth, &displayHeight) }
+        if width > 65_536 || height > 65_536 || displayWidth * displayHeight > maxPixels || width * height > maxPixels {
+            return .failure(ImageReadError(.tooLarge, "\(width)×\(height) is " + HeaderReader.overLimit(pixels: width * height, limit: maxPixels)))
+        }
+        let audio = streams.first { $0.members["codec_type"]?.text == "audio" }?.members["codec_name"]?.text
+        let seconds = format["duration"]?.text.flatMap(Double.init) ?? video["duration"]?.text.flatMap(Double.init) ?? 0
+        let facts = VideoFacts(
+            container: format["format_name"]?.text ?? "", codec: codec, pixelFormat: video["pix_fmt"]?.text ?? "",
+            audioCodec: audio, durationMilliseconds: seconds.isFinite && seconds > 0 && seconds < 1e7 ? Int(seconds * 1000) : 0,
+            codedWidth: width, codedHeight: height, rotation: rotation,
+            creationTime: format["tags"]?.members["creation_time"]?.text.map { String($0.prefix(40)) })
+        var header = ImageHeader(format: .video, pixelWidth: displayWidth, pixelHeight: displayHeight)
+        header.video = facts
+        return .success(header)
+    }
+
+    /// The quarter turn clockwise the display matrix asks for (ffprobe's `rotation` is counter-clockwise);
+    /// a turn that is not a quarter turn is shown upright.
+    static func rotation(_ stream: [String: JSONValue]) -> Int {
+        let sides = stream["side_data_list"]?.elements ?? []
+        guard let degrees = sides.lazy.compactMap({ $0.members["rotation"]?.number }).first else { return 0 }
+        let clockwise = ((-degrees % 360) + 360) % 360
+        return clockwise % 90 == 0 ? clockwise : 0
+    }
+
+    /// The size a sample aspect ratio `N:D` shows: the width stretched (or shrunk), the height kept, as
+    /// players show it.
+    static func applying(aspect: String?, width: Int, height: Int) -> (Int, Int) {
+        guard let parts = aspect?.split(separator: ":"), parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]),
+              n > 0, d > 0, n != d, n <= 100 * d, d <= 100 * n else { return (width, height) }
+        return (max(1, (width * n + d / 2) / d), height)
+    }
+}
+
+extension JSONValue {
+    /// An object's members by name (the first of a repeated name); empty for anything else.
+    var members: [String: JSONValue] {
+        guard case .object(let pairs) = self else { return [:] }
+        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+    }
+
+    var elements: [JSONValue]? {
+        guard case .array(let values) = self else { return nil }
+        return values
+    }
+
+    var text: String? {
+        guard case .string(let value) = self else { return nil }
+        return value
+    }
+
+    /// A whole number, also when written as a float (`90.0`).
+    var number: Int? {
+        switch self {
+        case .int(let value): value
+        case .double(let value) where value.isFinite && value.rounded() == value && abs(value) < 1e15: Int(value)
+        default: nil
+        }
+    }
+}

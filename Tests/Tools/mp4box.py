@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Edits ISO base media (MP4, MOV) boxes for the video tests: the display matrix of every video track
+(tkhd), as a phone writes it for a portrait video, and the declared sizes (tkhd and the sample entry),
+for the hostile cases. Test-only: the FFmpeg 5.1 that Debian 12 ships cannot write a rotation itself.
+
+    mp4box.py rotate FILE DEGREES        (90, 180 or 270, clockwise, as the video is to be shown)
+    mp4box.py declare FILE WIDTH HEIGHT  (the sizes the headers claim, whatever the stream holds)
+"""
+import struct
+import sys
+
+CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl", b"edts", b"udta"}
+
+
+def boxes(data, start, end):
+    """(type, box start, payload start, box end) of each box in data[start:end]."""
+    at = start
+    while at + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        header = 8
+        if size == 1:
+            size = struct.unpack(">Q", data[at + 8:at + 16])[0]
+            header = 16
+        elif size == 0:
+            size = end - at
+        if size < header or at + size > end:
+            return
+        yield kind, at, at + header, at + size
+        at += size
+
+
+def video_tracks(data):
+    """(tkhd payload start, stsd payload start) of each track whose handler is 'vide'."""
+    for kind, _, payload, end in boxes(data, 0, len(data)):
+        if kind != b"moov":
+            continue
+        for trak_kind, _, trak_payload, trak_end in boxes(data, payload, end):
+            if trak_kind != b"trak":
+                continue
+            found = {}
+
+            def walk(start, stop):
+                for k, _, p, e in boxes(data, start, stop):
+                    if k in (b"tkhd", b"hdlr", b"stsd"):
+                        found.setdefault(k, p)
+                    if k in CONTAINERS:
+                        walk(p, e)
+            walk(trak_payload, trak_end)
+            hdlr = found.get(b"hdlr")
+            if hdlr is not None and data[hdlr + 8:hdlr + 12] == b"vide":
+                yield found[b"tkhd"], found.get(b"stsd")
+
+
+def tkhd_fields(data, tkhd):
+    """Offsets of the tkhd matrix and of its width (16.16) and height."""
+    version = data[tkhd]
+    matrix = tkhd + 4 + (32 if version == 1 else 20) + 16
+    return matrix, matrix + 36, matrix + 40
+
+
+def rotate(data, degrees):
+    cos, sin = {90: (0, 1), 180: (-1, 0), 270: (0, -1)}[degrees]
+    for tkhd, _ in video_tracks(data):
+        matrix, width_at, height_at = tkhd_fields(data, tkhd)
+        width = struct.unpack(">I", data[width_at:width_at + 4])[0] >> 16
+        height = struct.unpack(">I", data[height_at:height_at + 4])[0] >> 16
+        tx = {90: height, 180: width, 270: 0}[degrees] << 16
+        ty = {90: 0, 180: height, 270: width}[degrees] << 16
+        values = [cos << 16, sin << 16, 0, -sin << 16, cos << 16, 0, tx, ty, 1 << 30]
+        data[matrix:matrix + 36] = struct.pack(">9i", *values)
+
+
+def declare(data, width, height):
+    for tkhd, stsd in video_tracks(data):
+        _, width_at, height_at = tkhd_fields(data, tkhd)
+        data[width_at:width_at + 8] = struct.pack(">II", width << 16, height << 16)
+        if stsd is not None:
+            # The first sample entry: version/flags, count, then size, type, 6 reserved, index, 16 of
+            # predefined and reserved, width, height.
+            entry = stsd + 8
+            data[entry + 32:entry + 36] = struct.pack(">HH", min(width, 65535), min(height, 65535))
+
+
+def main():
+    command, path = sys.argv[1], sys.argv[2]
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    if command == "rotate":
+        rotate(data, int(sys.argv[3]))
+    elif command == "declare":
+        declare(data, int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        sys.exit(__doc__)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main()
