@@ -5,7 +5,7 @@ SWIFT        ?= swift
 PREFIX       ?= /usr/local
 SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
 CLANG        ?= $(SWIFT_BIN)clang
-BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev ffmpeg
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 

@@ -24,6 +24,12 @@ struct GalleryPageInputs {
         var name: String
         /// A sub-album's title and its photo count, for its cover tile.
         var album: (title: String, count: String)?
+        /// A video's tile: its duration (`0:07`), nil when unknown; the play mark is drawn over the poster.
+        var video: VideoMark?
+    }
+
+    struct VideoMark: Equatable {
+        var duration: String?
     }
 
     var path: String
@@ -80,6 +86,8 @@ struct GalleryPageInputs {
         builder.add(tile.name)
         builder.add(tile.album?.title)
         builder.add(tile.album?.count)
+        builder.add(tile.video == nil ? 0 : 1)
+        builder.add(tile.video?.duration)
     }
 
     private func add(_ images: [Image], to builder: inout DigestBuilder) {

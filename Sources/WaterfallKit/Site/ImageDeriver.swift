@@ -12,6 +12,8 @@ struct ImageDeriver: Sendable {
     var cache: BuildCache
     var sizes: ImageSizes
     var encoders: EncoderSettings
+    /// FFmpeg and the size limit, for videos.
+    var video: VideoSettings
     var jobs: Int
 
     struct Outcome {
@@ -44,7 +46,7 @@ struct ImageDeriver: Sendable {
         // Photos of one header (one camera's size) share one set of derivations and keys: made once.
         var sets: [ImageHeader: [(derivation: Derivation, key: String)]] = [:]
         for photo in photos where sets[photo.header] == nil {
-            sets[photo.header] = sizes.derivations(for: photo.header, encoders: encoders).map { ($0, $0.key) }
+            sets[photo.header] = sizes.derivations(for: photo.header, encoders: encoders, video: video).map { ($0, $0.key) }
         }
         let setsByHeader = sets
         // Which of each photo's set the store holds, in parallel: proving an image may hash it. A photo with
@@ -101,7 +103,7 @@ struct ImageDeriver: Sendable {
             // Tiles smallest first, then the view, each size's formats in the order `formats` lists them:
             // the order the page wants them in.
             let rank = { (file: DerivedFile) in
-                (file.role == .view ? 1 : 0, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
+                (file.role == .tile ? 0 : file.role == .view ? 1 : 2, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
             }
             // Taken out of `files`, so the sort is in place: the list is not copied.
             var images: [DerivedFile] = []
@@ -135,7 +137,10 @@ extension ImageDeriver {
     private static func job(photo index: Int, set: [Derivation], kept: [DerivedFile], cached: BuildCache.Entry?) -> Job {
         let keptLabels = Set(kept.map(\.label))
         var making = set.filter { !keptLabels.contains($0.label) }
-        if !making.isEmpty, !making.contains(where: { $0.madeFrom == nil }), let primary = set.first(where: { $0.madeFrom == nil }) {
+        // (A video's published file is made apart from its images: it is no image's primary.)
+        let images = making.filter { $0.role != .video }
+        if !images.isEmpty, !images.contains(where: { $0.madeFrom == nil }),
+           let primary = set.first(where: { $0.madeFrom == nil && $0.role != .video }) {
             making.insert(primary, at: 0)
         }
         let makingLabels = Set(making.map(\.label))
@@ -155,7 +160,8 @@ extension ImageDeriver {
         var made: [DerivedFile] = []
         var entry = photo.freshEntry
         entry.derived = DerivedImages(job.untouched)
-        let images = thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
+        let images = photo.header.isVideo ? makeVideo(job, photo: photo, outputs: outputs, thumbnailer: thumbnailer, split: &split)
+            : thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
         let start = ContinuousClock.now
         defer { split.store += WorkSplit.seconds(since: start) }
         for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
@@ -180,6 +186,49 @@ extension ImageDeriver {
         }
         cache.save(entry)
         return .success(made)
+    }
+}
+
+extension ImageDeriver {
+    /// A video's job: its images from its poster frame, made once into the cache's scratch folder and
+    /// removed after, and the published video itself; results in the job's order.
+    private func makeVideo(_ job: Job, photo: Photo, outputs: [(path: String, request: ThumbnailRequest)], thumbnailer: Thumbnailer,
+                           split: inout WorkSplit) -> [Result<DerivedImage, DeriveError>] {
+        guard let tools = video.tools else {
+            return job.derivations.map { _ in .failure(DeriveError(.unsupported, VideoTools.missing)) }
+        }
+        var results = [Result<DerivedImage, DeriveError>](repeating: .failure(DeriveError(.invalidRequest, "not made")),
+                                                          count: job.derivations.count)
+        let images = job.derivations.indices.filter { job.derivations[$0].role != .video }
+        if !images.isEmpty {
+            let start = ContinuousClock.now
+            let poster = cache.temporaryName("\(job.photo)-poster")
+            let made = PosterFrame(tools: tools).make(source: photo.source, header: photo.header, into: cache.folder.tmp, as: poster)
+            split.decode += WorkSplit.seconds(since: start)
+            switch made {
+            case .success:
+                let imageResults = thumbnailer.make(from: cache.folder.tmp.childPath(poster), outputs: images.map { outputs[$0] }, split: &split)
+                for (index, result) in zip(images, imageResults) {
+                    // The poster's header says PNG; the images are the video's.
+                    results[index] = result.map { image in
+                        var image = image
+                        image.source = photo.header
+                        return image
+                    }
+                }
+            case .failure(let error):
+                for index in images { results[index] = .failure(error) }
+            }
+            cache.folder.tmp.remove(poster)
+        }
+        for index in job.derivations.indices {
+            guard let request = job.derivations[index].video else { continue }
+            let start = ContinuousClock.now
+            results[index] = VideoPublisher(tools: tools).make(source: photo.source, header: photo.header, request: request,
+                                                               into: cache.folder.tmp, as: cache.temporaryName(job.staged[index]))
+            split.encode += WorkSplit.seconds(since: start)
+        }
+        return results
     }
 }
 

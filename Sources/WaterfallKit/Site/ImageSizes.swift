@@ -51,7 +51,7 @@ struct ImageSizes: Sendable, Equatable {
     /// What to make from one photo: each tile width and the view size, clamped to the photo (never
     /// upscaled), without two files of the same size, each in every format of `encoders` (the fallback
     /// first within a size, so that a partial remake re-encodes the cheapest one of the largest size).
-    func derivations(for header: ImageHeader, encoders: EncoderSettings) -> [Derivation] {
+    func derivations(for header: ImageHeader, encoders: EncoderSettings, video: VideoSettings? = nil) -> [Derivation] {
         var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
         var seenWidths = Set<Int>()
         for width in tileWidths {
@@ -79,13 +79,20 @@ struct ImageSizes: Sendable, Equatable {
         for index in derivations.indices where derivations[index].geometryKey != primary {
             derivations[index].madeFrom = primary
         }
+        // A video's images are made from its poster frame, and the video itself is published beside them.
+        if let facts = header.video, let video {
+            for index in derivations.indices { derivations[index].poster = video.posterKey }
+            var published = Derivation(size: "video", format: .jpeg, role: .video, request: ThumbnailRequest())
+            published.video = VideoRequest(for: facts, maxEdge: video.maxEdge, ffmpeg: video.ffmpegVersion)
+            derivations.append(published)
+        }
         return derivations
     }
 }
 
 /// One derived image of one photo: where it goes (`images/SIZE/…`) and how it is made.
 struct Derivation: Sendable, Equatable {
-    enum Role: Sendable { case tile, view }
+    enum Role: Sendable { case tile, view, video }
 
     /// The size's name and folder: the 1× tile width ("500"), or "view".
     var size: String
@@ -94,6 +101,10 @@ struct Derivation: Sendable, Equatable {
     var request: ThumbnailRequest
     /// The key of the larger image of the same set this one is resampled from; nil for the largest.
     var madeFrom: String?
+    /// A video's image: the poster frame's key (`VideoSettings.posterKey`), what the pixels come from.
+    var poster: String?
+    /// The published video (role `video`): how it is made.
+    var video: VideoRequest?
 
     /// Its name in the cache entry: the size for the fallback ("500", "view", as before there were other
     /// formats), the size and the format for the others ("500.avif").
@@ -104,7 +115,10 @@ struct Derivation: Sendable, Equatable {
     }
 
     /// Everything that changes the output's bytes. A cached file made with another key is made again.
-    var key: String { ownKey + (madeFrom.map { " from " + $0 } ?? "") }
+    var key: String {
+        if let video { return video.key }
+        return ownKey + (madeFrom.map { " from " + $0 } ?? "") + (poster.map { " of " + $0 } ?? "")
+    }
 
     /// The box: what the pixels are resampled to, whatever they are encoded as.
     var geometryKey: String {

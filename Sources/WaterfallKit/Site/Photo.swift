@@ -202,6 +202,9 @@ struct PublishedPhoto: Sendable {
     /// The fallback's view image.
     var view: DerivedFile { images.first { $0.role == .view && $0.delivery == .jpeg }! }
 
+    /// A video's published file.
+    var video: DerivedFile? { images.first { $0.role == .video } }
+
     func tiles(in format: DeliveryFormat) -> [DerivedFile] { images.filter { $0.role == .tile && $0.delivery == format } }
     func view(in format: DeliveryFormat) -> DerivedFile? { images.first { $0.role == .view && $0.delivery == format } }
 }

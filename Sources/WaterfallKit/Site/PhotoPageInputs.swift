@@ -23,6 +23,15 @@ struct PhotoPageInputs {
     /// The fallback view image, and the others as `<source>`s (MIME type, path), the visitor's preference first.
     var view: Image
     var sources: [(type: String, path: String)]
+    /// A video's page: the file it plays (the view image is its poster).
+    var video: Video?
+
+    struct Video: Equatable {
+        var path: String
+        var type: String
+        var duration: String?
+    }
+
     /// The placeholder colour: the view's, else the first tile's.
     var color: String?
     /// The original's path in the site, when originals are published.
@@ -51,6 +60,9 @@ struct PhotoPageInputs {
             builder.add(source.type)
             builder.add(source.path)
         }
+        builder.add(video?.path)
+        builder.add(video?.type)
+        builder.add(video?.duration)
         builder.add(color)
         builder.add(original)
         for link in [previous, next, back] as [Link?] {

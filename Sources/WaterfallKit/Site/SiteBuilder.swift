@@ -48,7 +48,8 @@ public struct SiteBuilder: Sendable {
 
         let sizes = ImageSizes(configuration: configuration)
         // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
-        var derived = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration), jobs: options.jobs)
+        var derived = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration),
+                                   video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize), jobs: options.jobs)
             .derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
         let names = scanned.photos.map(\.name)

@@ -42,7 +42,7 @@ extension SiteConfiguration {
             default:
                 let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "placement",
                              "bottom", "maxCrop", "footerText",
-                             "maxPixels", "quality", "formats", "webpQuality", "avifQuality", "avifSpeed", "viewSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
+                             "maxPixels", "quality", "formats", "webpQuality", "avifQuality", "avifSpeed", "viewSize", "videoSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
                     : "unknown key '\(key)'")
@@ -112,6 +112,7 @@ extension SiteConfiguration {
             case "avifQuality": configuration.avifQuality = try integer(value, key, in: SettingLimits.quality)
             case "avifSpeed": configuration.avifSpeed = try integer(value, key, in: SettingLimits.avifSpeed)
             case "viewSize": configuration.viewSize = try integer(value, key, in: SettingLimits.viewSize)
+            case "videoSize": configuration.videoSize = try integer(value, key, in: SettingLimits.videoSize)
             case "perPage": configuration.perPage = try integer(value, key, in: SettingLimits.perPage)
             case "tileWidth": configuration.tileWidth = try integer(value, key, in: SettingLimits.tileWidth)
             case "densities": configuration.densities = try densities(value)

@@ -29,6 +29,10 @@ extension SitePages {
             builder.add(type)
             builder.add(file.path)
         }
+        let video = published.video
+        builder.add(video?.path)
+        builder.add(video.map(Self.mimeType))
+        builder.add(video == nil ? nil : photo.header.video?.durationText)
         builder.add((view.averageColor ?? Self.firstTile(published)?.averageColor)?.hex)
         builder.add(configuration.originals == .none ? nil : Optional(published.original))
         for other in [index - 1, index + 1] {
@@ -96,6 +100,10 @@ extension SitePages {
         builder.add(published.photo.fileName)
         builder.add(album?.title)
         builder.add(album?.count)
+        // A cover tile is the album's, never a video's.
+        let video = album == nil ? published.photo.header.video : nil
+        builder.add(video == nil ? 0 : 1)
+        builder.add(video?.durationText)
     }
 
     /// The photo's tile images in `format` (smallest first) as a list of paths and widths.

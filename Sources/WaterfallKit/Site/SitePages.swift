@@ -20,7 +20,7 @@ struct SitePages: Sendable {
     /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): change it whenever the
     /// values this type gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed.
-    static let contextVersion = "pages-1"
+    static let contextVersion = "pages-2"  // 2: videos
 
     init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
         self.configuration = configuration
@@ -155,6 +155,7 @@ struct SitePages: Sendable {
             tile.album = (child.title, Self.count(child.totalPhotos))
             tile.alt = child.title
             tile.caption = nil
+            tile.video = nil
             tiles.append(tile)
         }
         for photo in photos { tiles.append(tile(photo)) }
@@ -178,7 +179,8 @@ struct SitePages: Sendable {
             },
             width: photo.header.width, height: photo.header.height, alt: photo.label, caption: photo.caption?.title,
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
-            color: published.tiles[0].averageColor?.hex, name: photo.fileName, album: nil)
+            color: published.tiles[0].averageColor?.hex, name: photo.fileName, album: nil,
+            video: photo.header.video.map { .init(duration: $0.durationText) })
     }
 
     /// The gallery page, from its inputs alone (its board laid out from the tiles' sizes).
@@ -204,6 +206,7 @@ struct SitePages: Sendable {
                 "eager": .bool(board.firstScreen[index]),
                 "name": .string(tile.name),
                 "album": tile.album.map { ["title": .string($0.title), "count": .string($0.count)] } ?? .null,
+                "video": tile.video.map { ["duration": $0.duration.map { .string($0) } ?? .null] } ?? .null,
             ]
         }
         var context = common(page: path, title: page.title, trail: page.trail.map { ($0.title, $0.path) })
@@ -259,6 +262,7 @@ struct SitePages: Sendable {
                 guard let file = published.view(in: format), let type = format.mimeType else { return nil }
                 return (type, file.path)
             },
+            video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
             original: configuration.originals == .none ? nil : published.original,
             previous: neighbour(index - 1), next: neighbour(index + 1),
@@ -280,6 +284,12 @@ struct SitePages: Sendable {
             "alt": .string(page.label),
             "name": .string(page.fileName),
             "color": page.color.map { .string($0) } ?? .null,
+            // The theme plays the video in the view's place, its view image the poster (a theme that does not
+            // know videos shows the poster).
+            "video": page.video.map { video -> TemplateValue in
+                ["file": .string(SitePath.url(from: path, to: video.path)), "mimeType": .string(video.type),
+                 "duration": video.duration.map { .string($0) } ?? .null]
+            } ?? .null,
         ]
         context["caption"] = page.caption.map { caption in
             ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
@@ -346,6 +356,9 @@ struct SitePages: Sendable {
             throw BuildError("\(error)")
         }
     }
+
+    /// `video/mp4` or `video/webm`: the published video's `<source type>`.
+    static func mimeType(_ file: DerivedFile) -> String { file.format == .webm ? "video/webm" : "video/mp4" }
 
     static func count(_ photos: Int) -> String {
         photos == 0 ? "No photos" : photos == 1 ? "1 photo" : "\(photos) photos"

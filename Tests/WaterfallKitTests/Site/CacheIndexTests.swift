@@ -21,8 +21,19 @@ struct CacheIndexTests {
         odd.facts.taken = 20_240_517_083_012
         odd.facts.description = ""
         odd.derived["500"] = plain.derived["500"]
+        var clip = BuildCache.Entry(name: "a/clip.mov", size: 1 << 33, modified: 9, content: "ab",
+                                    header: ImageHeader(format: .video, pixelWidth: 1080, pixelHeight: 1920))
+        clip.header.video = VideoFacts(container: "mov,mp4,m4a,3gp,3g2,mj2", codec: "hevc", pixelFormat: "yuv420p10le",
+                                       audioCodec: "aac", durationMilliseconds: 12_345, codedWidth: 1920, codedHeight: 1080,
+                                       rotation: 90, creationTime: "2024-05-17T08:30:12.000000Z")
+        clip.derived["video"] = BuildCache.Derived(key: "video-1|copy-mp4|ffmpeg", file: "0123456789abcdef.mp4", bytes: 1 << 33,
+                                                   hash: nil, width: 1080, height: 1920, format: .mp4)
+        var silent = clip
+        silent.name = "b/silent.webm"
+        silent.header.video?.audioCodec = nil
+        silent.header.video?.creationTime = nil
         return [plain, odd, BuildCache.Entry(name: "b", size: 0, modified: 0, content: "c",
-                                             header: ImageHeader(format: .gif, pixelWidth: 3, pixelHeight: 4))]
+                                             header: ImageHeader(format: .gif, pixelWidth: 3, pixelHeight: 4)), clip, silent]
     }
 
     static func items() -> [CacheIndex.Item] {
@@ -39,6 +50,22 @@ struct CacheIndexTests {
         CacheIndex.write(Self.items(), to: cache, temporary: "wf-test-index")
         #expect(CacheIndex.read(from: cache)?.entries == Self.items())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/tmp").isEmpty)
+    }
+
+    /// The entries' own files say the same as the index, a video's facts included; a video without its
+    /// facts (or facts on a photo) is no entry.
+    @Test func entriesReadBackFromTheirJSON() throws {
+        for entry in Self.entries() where entry.size >= 0 && entry.modified >= 0 {
+            let text = entry.json.rendered()
+            #expect(BuildCache.Entry(json: try JSONParser.parse(text)) == entry, "\(text)")
+        }
+        let clip = Self.entries().first { $0.header.isVideo }!
+        var bare = clip
+        bare.header.video = nil
+        #expect(BuildCache.Entry(json: try JSONParser.parse(bare.json.rendered())) == nil)
+        var turned = clip
+        turned.header.video?.rotation = 45
+        #expect(BuildCache.Entry(json: try JSONParser.parse(turned.json.rendered())) == nil)
     }
 
     @Test func anEntryAddedToPhotosSinceMakesItStale() throws {
@@ -76,7 +103,7 @@ struct CacheIndexTests {
         }
         // Another layout's index (the same bytes under another magic line) is not this one.
         var other = good
-        other[CacheIndex.magic.count - 2] = UInt8(ascii: "2")
+        other[CacheIndex.magic.count - 2] = UInt8(ascii: "9")
         #expect(CacheIndex.decode(other, expecting: now) == nil)
         // The same index for a folder in another state is not read.
         var later = now

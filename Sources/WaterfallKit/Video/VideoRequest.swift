@@ -1,0 +1,64 @@
+/// How a video is published (`VideoPublisher`): as it is, in a clean container, when browsers play it so
+/// (H.264 or HEVC with AAC or no sound in MP4; VP8, VP9 or AV1 with Opus, Vorbis or no sound in WebM), or
+/// converted once to H.264 and AAC in MP4 with its long edge at most `maxEdge`. Its `key` names everything
+/// that changes the published bytes, FFmpeg's version included.
+struct VideoRequest: Sendable, Equatable {
+    enum Mode: String, Sendable {
+        /// The streams copied into a new MP4 (metadata left behind), or into a new WebM.
+        case copyMP4 = "copy-mp4"
+        case copyWebM = "copy-webm"
+        /// Decoded, turned upright, scaled down to `maxEdge` and encoded as H.264 and AAC in MP4.
+        case convert
+    }
+
+    var mode: Mode
+    var maxEdge: Int
+    var ffmpeg: String
+
+    /// Bump when the commands change what they make.
+    static let formatVersion = "video-1"
+
+    init(for facts: VideoFacts, maxEdge: Int, ffmpeg: String) {
+        mode = Self.mode(for: facts)
+        self.maxEdge = maxEdge
+        self.ffmpeg = ffmpeg
+    }
+
+    static func mode(for facts: VideoFacts) -> Mode {
+        let sound = facts.audioCodec
+        // 8-bit 4:2:0 H.264 is what every browser decodes; HEVC as phones record it plays where the system
+        // has a decoder (Safari everywhere, Chromium and Edge on most machines), as the issue asks.
+        let h264 = facts.codec == "h264" && ["yuv420p", "yuvj420p"].contains(facts.pixelFormat)
+        let hevc = facts.codec == "hevc" && ["yuv420p", "yuvj420p", "yuv420p10le"].contains(facts.pixelFormat)
+        if facts.isISO, h264 || hevc, sound == nil || sound == "aac" { return .copyMP4 }
+        let web = ["vp8", "vp9", "av1"].contains(facts.codec) && ["yuv420p", "yuv420p10le"].contains(facts.pixelFormat)
+        if facts.isMatroska, web, sound == nil || sound == "opus" || sound == "vorbis" { return .copyWebM }
+        return .convert
+    }
+
+    var format: ImageFormat { mode == .copyWebM ? .webm : .mp4 }
+
+    var key: String {
+        "\(Self.formatVersion)|\(mode.rawValue)" + (mode == .convert ? "|h264-crf23-aac128|\(maxEdge)" : "") + "|\(ffmpeg)"
+    }
+
+    /// The size a converted video is published at: the display size within `maxEdge`, even (H.264 with
+    /// 4:2:0 needs it); a copied one keeps its own.
+    func publishedSize(display width: Int, _ height: Int) -> (width: Int, height: Int) {
+        guard mode == .convert else { return (width, height) }
+        let scale = min(1, Double(maxEdge) / Double(max(width, height)))
+        func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
+        return (even(Double(width) * scale), even(Double(height) * scale))
+    }
+}
+
+/// What every video needs to be published: FFmpeg's programs (nil when not installed) and the size limit.
+struct VideoSettings: Sendable {
+    var tools: VideoTools?
+    var maxEdge: Int
+
+    var ffmpegVersion: String { tools?.version ?? "no ffmpeg" }
+
+    /// Part of the key of every image made from a video's poster frame (`PosterFrame`).
+    var posterKey: String { "\(PosterFrame.formatVersion)|\(ffmpegVersion)" }
+}
