@@ -15,10 +15,10 @@ struct VideoTools: Sendable {
     let ffmpeg: String
     private let versionCache: VersionCache
 
-    /// Found on `PATH` (or in `/usr/bin`), both or neither.
+    /// Found on `PATH` (`/usr/bin:/bin` when it is not set), both or neither.
     static func find(path: String? = nil) -> VideoTools? {
-        let search = path ?? getenv("PATH").map { String(cString: $0) } ?? ""
-        let folders = search.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") } + ["/usr/bin"]
+        let search = path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let folders = search.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         func locate(_ name: String) -> String? {
             folders.lazy.map { FolderPath.join($0, name) }.first { access($0, X_OK) == 0 }
         }

@@ -20,16 +20,17 @@ struct WaterfallProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> Outcome {
-        try runKilling(arguments, in: directory, timeout: nil).outcome
+    static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) throws -> Outcome {
+        try runKilling(arguments, in: directory, timeout: nil, environment: environment).outcome
     }
 
     /// The run, killed after `timeout` seconds (when given); `killed` says whether it had to be.
     static func runKilling(_ arguments: [String], in directory: String? = nil,
-                           timeout: Double?) throws -> (outcome: Outcome, killed: Bool) {
+                           timeout: Double?, environment: [String: String]? = nil) throws -> (outcome: Outcome, killed: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

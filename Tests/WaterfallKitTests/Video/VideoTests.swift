@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// Videos through the real binary and FFmpeg's real programs: sizes as a browser shows them, what is
+/// published (and what is not: metadata), posters, hostile files, limits, rebuilds.
+@Suite(.serialized) struct VideoTests {
+    /// `inspect --json` of one file, as an object.
+    static func inspect(_ path: String) throws -> [String: Any] {
+        let run = try WaterfallProcess.run(["inspect", "--json", path])
+        let list = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [[String: Any]]
+        return list[0]
+    }
+
+    /// The build's report, after it ran with `--report FILE`.
+    static func build(_ input: String, _ output: String, _ extra: [String] = [],
+                      environment: [String: String]? = nil) throws -> (report: [String: Any], run: WaterfallProcess.Outcome) {
+        let report = output + ".report.json"
+        let run = try WaterfallProcess.run(["build", input, "-o", output, "--quiet", "--report", report] + extra, environment: environment)
+        let data = try Data(contentsOf: URL(fileURLWithPath: report))
+        return (try JSONSerialization.jsonObject(with: data) as! [String: Any], run)
+    }
+
+    struct SizeCase: Sendable, CustomStringConvertible {
+        var name: String
+        var make: @Sendable (String) throws -> Void
+        var display: (Int, Int)
+        var stored: (Int, Int)
+        var codec: String
+        var rotation = 0
+        var description: String { name }
+    }
+
+    static let sizeCases: [SizeCase] = [
+        SizeCase(name: "plain.mp4", make: { try VideoFixtures.pattern($0, sound: "aac") }, display: (320, 240), stored: (320, 240), codec: "h264"),
+        SizeCase(name: "quicktime.mov", make: { try VideoFixtures.pattern($0, extra: ["-f", "mov"]) }, display: (320, 240), stored: (320, 240), codec: "h264"),
+        SizeCase(name: "web.webm", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "libvpx-vp9"], sound: "libopus") },
+                 display: (320, 240), stored: (320, 240), codec: "vp9"),
+        SizeCase(name: "camera.avi", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "mpeg4"]) }, display: (320, 240), stored: (320, 240), codec: "mpeg4"),
+        // A phone's portrait video is stored landscape with a display matrix.
+        SizeCase(name: "turned-90.mp4", make: { try VideoFixtures.pattern($0); try VideoFixtures.box(["rotate", $0, "90"]) },
+                 display: (240, 320), stored: (320, 240), codec: "h264", rotation: 90),
+        SizeCase(name: "turned-180.mov", make: { try VideoFixtures.pattern($0, extra: ["-f", "mov"]); try VideoFixtures.box(["rotate", $0, "180"]) },
+                 display: (320, 240), stored: (320, 240), codec: "h264", rotation: 180),
+        SizeCase(name: "turned-270.mp4", make: { try VideoFixtures.pattern($0); try VideoFixtures.box(["rotate", $0, "270"]) },
+                 display: (240, 320), stored: (320, 240), codec: "h264", rotation: 270),
+        // Anamorphic: pixels twice as wide as they are tall.
+        SizeCase(name: "anamorphic.mp4", make: { try VideoFixtures.pattern($0, extra: ["-vf", "setsar=2/1"]) },
+                 display: (640, 240), stored: (320, 240), codec: "h264"),
+        SizeCase(name: "anamorphic-turned.mp4", make: { try VideoFixtures.pattern($0, extra: ["-vf", "setsar=2/1"]); try VideoFixtures.box(["rotate", $0, "90"]) },
+                 display: (240, 640), stored: (320, 240), codec: "h264", rotation: 90),
+    ]
+
+    @Test(arguments: sizeCases) func inspectReportsTheDisplaySize(_ example: SizeCase) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/" + example.name
+        try example.make(path)
+        let found = try Self.inspect(path)
+        #expect(found["format"] as? String == "video", "\(found)")
+        #expect(found["codec"] as? String == example.codec)
+        #expect(found["width"] as? Int == example.display.0 && found["height"] as? Int == example.display.1, "\(found)")
+        #expect(found["pixelWidth"] as? Int == example.stored.0 && found["pixelHeight"] as? Int == example.stored.1)
+        #expect(found["rotation"] as? Int == example.rotation)
+        let duration = try #require(found["duration"] as? Double)
+        #expect(abs(duration - 3) < 0.1)
+    }
+
+    /// The gallery's boxes are the display sizes, the posters are made at them, the photo page plays the
+    /// video sized as its view image, and the tile says how long it is.
+    @Test func aGalleryShowsAndPlaysItsVideos() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a-photo.jpg")
+        try VideoFixtures.pattern(input.path + "/clip.mp4", sound: "aac")
+        try VideoFixtures.pattern(input.path + "/portrait.mp4")
+        try VideoFixtures.box(["rotate", input.path + "/portrait.mp4", "90"])
+        let (report, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(report["photos"] as? Int == 3 && (report["skipped"] as? [Any])?.isEmpty == true, "\(report)")
+        let portraitView = HeaderReader().read(path: output.path + "/images/view/portrait.mp4.jpg")
+        #expect(portraitView.map { [$0.width, $0.height] } == .success([240, 320]))
+        let page = try String(contentsOfFile: output.path + "/photos/portrait.mp4.html", encoding: .utf8)
+        #expect(page.contains(#"<video controls preload="metadata" playsinline poster="../images/view/portrait.mp4.jpg" width="240" height="320""#), "\(page)")
+        #expect(page.contains(#"<source src="../images/video/portrait.mp4" type="video/mp4">"#))
+        let gallery = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
+        #expect(gallery.contains(#"<span class="wf-duration">0:03</span>"#))
+        #expect(gallery.components(separatedBy: "wf-video-mark").count == 3)  // two videos, not the photo
+        #expect(gallery.contains(#"width="240" height="320""#))
+        // The published portrait keeps its matrix: a browser turns it as the poster is turned.
+        let published = try VideoFixtures.probe(output.path + "/images/video/portrait.mp4", "stream=codec_name:stream_side_data=rotation")
+        #expect(published.contains("codec_name=h264") && published.contains("rotation=-90"), "\(published)")
+    }
+
+    /// What a browser plays is published as it is, in a new container with none of the old one's metadata;
+    /// anything else is converted once to H.264 and AAC within `videoSize`.
+    @Test func publishesPlayableVideosAsTheyAreAndConvertsTheRest() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        // A phone's position, as ffmpeg writes it (3GPP loci and the QuickTime key), and a title.
+        try VideoFixtures.pattern(input.path + "/here.mp4", sound: "aac",
+                                  extra: ["-metadata", "location=+48.8583+002.2945/", "-metadata", "title=Secret place"])
+        try VideoFixtures.pattern(input.path + "/web.webm", codec: ["-c:v", "libvpx-vp9"], sound: "libopus",
+                                  extra: ["-metadata", "title=Secret place"])
+        try VideoFixtures.pattern(input.path + "/old.avi", size: "640x360", codec: ["-c:v", "mpeg4"], sound: "pcm_s16le")
+        try input.write("waterfall.json", Array(#"{"videoSize": 320}"#.utf8))
+        let (report, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0 && report["photos"] as? Int == 3, "\(run.stderr)")
+        let here = try Fixtures.bytes(output.path + "/images/video/here.mp4")
+        let source = try Fixtures.bytes(input.path + "/here.mp4")
+        #expect(Self.contains(source, "loci") && Self.contains(source, "Secret place"))  // the test would prove nothing otherwise
+        for marker in ["loci", "\u{A9}xyz", "Secret place", "Lavf"] {
+            let published = Self.contains(here, marker)
+            #expect(!published, "\(marker) published")
+        }
+        let titled = Self.contains(try Fixtures.bytes(output.path + "/images/video/web.webm"), "Secret place")
+        #expect(!titled)
+        #expect(try VideoFixtures.probe(output.path + "/images/video/here.mp4", "stream=codec_name")
+            == "codec_name=h264\ncodec_name=aac\n")
+        #expect(try VideoFixtures.probe(output.path + "/images/video/web.webm", "stream=codec_name")
+            == "codec_name=vp9\ncodec_name=opus\n")
+        // Converted: H.264 and AAC, 320 wide as videoSize asks, the page's box the same shape.
+        #expect(try VideoFixtures.probe(output.path + "/images/video/old.avi.mp4", "stream=codec_name,width,height")
+            == "codec_name=h264\nwidth=320\nheight=180\ncodec_name=aac\n")
+        let page = try String(contentsOfFile: output.path + "/photos/old.avi.html", encoding: .utf8)
+        #expect(page.contains(#"width="640" height="360""#) && page.contains(#"src="../images/video/old.avi.mp4" type="video/mp4""#))
+    }
+
+    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    /// A video that starts black gets a poster from a little way in, not its black first frame.
+    @Test func thePosterIsNotABlackFirstFrame() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=1", "-f", "lavfi", "-i",
+                                  "testsrc2=size=320x240:rate=25:duration=5", "-filter_complex", "[0][1]concat=n=2:v=1:a=0",
+                                  "-c:v", "libx264", "-pix_fmt", "yuv420p", input.path + "/fade.mp4"])
+        let (_, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOfFile: output.path + "/photos/fade.mp4.html", encoding: .utf8)
+        let colour = try #require(page.range(of: #"--wf-color: #[0-9a-f]{6}"#, options: .regularExpression).map { String(page[$0].suffix(6)) })
+        let channels = stride(from: 0, to: 6, by: 2).map { Int(colour.dropFirst($0).prefix(2), radix: 16)! }
+        #expect(channels.reduce(0, +) > 150, "poster colour #\(colour)")
+    }
+
+    /// Every bad video is skipped with one line naming it, and the rest of the gallery is built.
+    @Test func hostileVideosAreSkippedWithAReason() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a-photo.jpg")
+        let good = try VideoFixtures.pattern(input.path + "/good.mp4")
+        try input.write("empty.mp4", [])
+        try input.write("truncated.mp4", Array(try Fixtures.bytes(good).prefix(2000)))
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", input.path + "/sound-only.mp4"])
+        try input.write("notes.mov", Array("not a movie\n".utf8))
+        // Sizes its headers claim but its stream does not have: the stream's own size is the one used.
+        try input.copy(good, as: "claims-huge.mp4")
+        try VideoFixtures.box(["declare", input.path + "/claims-huge.mp4", "60000", "60000"])
+        // A live recording's WebM: no duration, no index.
+        try VideoFixtures.pattern(input.path + "/live.webm", codec: ["-c:v", "libvpx-vp9"], extra: ["-live", "1", "-f", "webm"])
+        // Damaged at random, seeded: read or refused, never a crash or a hang.
+        var generator = SplitMix64(seed: 15)
+        for number in 0..<6 {
+            var bytes = try Fixtures.bytes(good)
+            for _ in 0..<(20 << number) { bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+            try input.write("fuzzed-\(number).mp4", bytes)
+        }
+        let (outcome, killed) = try WaterfallProcess.runKilling(["build", input.path, "-o", output.path, "--quiet"], timeout: 300)
+        #expect(!killed && outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        for (name, reason) in [("empty.mp4", "empty file"), ("truncated.mp4", "ffprobe cannot read it"),
+                               ("sound-only.mp4", "no video stream (sound only)"), ("notes.mov", "not an image format")] {
+            #expect(lines.contains { $0.contains("/\(name): skipped: \(reason)") }, "\(name): \(outcome.stderr)")
+        }
+        for line in lines { #expect(!line.isEmpty && !line.contains("\r")) }
+        #expect(FileManager.default.fileExists(atPath: output.path + "/images/video/good.mp4"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/images/video/live.webm"))
+        #expect(FileManager.default.fileExists(atPath: output.path + "/photos/a-photo.jpg.html"))
+        let huge = HeaderReader().read(path: output.path + "/images/view/claims-huge.mp4.jpg")
+        #expect(huge.map { [$0.width, $0.height] } == .success([320, 240]))
+        let live = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
+        #expect(live.contains("wf-video-mark"))
+    }
+
+    /// The pixel limit holds for videos; without FFmpeg a video is skipped, saying how to get it.
+    @Test func limitsAndAMissingFFmpeg() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), bare = try TemporaryFolder()
+        try VideoFixtures.pattern(input.path + "/clip.mp4")
+        try input.write("waterfall.json", Array(#"{"maxPixels": 10000}"#.utf8))
+        let (_, run) = try Self.build(input.path, output.path)
+        #expect(run.stderr.contains("clip.mp4: skipped: 320×240 is 76800 pixels, over the 10000-pixel limit"), "\(run.stderr)")
+        try FileManager.default.removeItem(atPath: input.path + "/waterfall.json")
+        let (_, missing) = try Self.build(input.path, bare.path, environment: ["PATH": "/nonexistent"])
+        #expect(missing.stderr.contains("clip.mp4: skipped: a video, and FFmpeg's ffprobe and ffmpeg are not installed"), "\(missing.stderr)")
+    }
+
+    /// A rebuild makes nothing; the same videos give the same site, byte for byte, from a fresh cache.
+    @Test func rebuildsKeepAndAFreshBuildIsTheSame() throws {
+        let input = try TemporaryFolder(), first = try TemporaryFolder(), second = try TemporaryFolder()
+        try VideoFixtures.pattern(input.path + "/clip.mp4", sound: "aac")
+        try VideoFixtures.pattern(input.path + "/old.avi", codec: ["-c:v", "mpeg4"])
+        let (made, _) = try Self.build(input.path, first.path)
+        #expect((made["images"] as? [String: Int])?["made"] == 6, "\(made)")  // a tile, a view image and the video each
+        let (again, _) = try Self.build(input.path, first.path)
+        #expect((again["images"] as? [String: Int]) == ["made": 0, "kept": 6], "\(again)")
+        #expect(again["pagesRendered"] as? Int == 0)
+        _ = try Self.build(input.path, second.path)
+        let files = try Fixtures.siteFiles(in: first.path)
+        #expect(files == (try Fixtures.siteFiles(in: second.path)))
+        for file in files {
+            #expect(try Fixtures.bytes(first.path + "/" + file) == (try Fixtures.bytes(second.path + "/" + file)), "\(file)")
+        }
+    }
+}
