@@ -68,8 +68,10 @@ formats-test: venv
 	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Formats
 
 # The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
-# Selenium in .venv; WebKit runs under an Xvfb the tests start and end. Every engine must run here.
-BROWSER_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver gir1.2-webkit2-4.1 python3-gi xvfb xauth
+# Selenium in .venv; WebKit runs under an Xvfb the tests start and end, and plays video through GStreamer's
+# good and libav plugins. Every engine must run here.
+BROWSER_PACKAGES := chromium chromium-driver firefox-esr webkit2gtk-driver gir1.2-webkit2-4.1 python3-gi xvfb xauth \
+	gstreamer1.0-plugins-good gstreamer1.0-libav
 
 browser-test: venv
 	@scripts/ensure-packages $(BROWSER_PACKAGES)

@@ -112,7 +112,7 @@ return true;
 MOTION_RECORDER_JS = r"""
 (() => {
   if (window.__wfMotion) return;
-  const SELECTOR = '[data-tile], [data-tile] img, [data-footer], .wf-board, .wf-photo img, a[rel="prev"], a[rel="next"]';
+  const SELECTOR = '[data-tile], [data-tile] img, [data-footer], .wf-board, .wf-photo img, .wf-photo video, a[rel="prev"], a[rel="next"]';
   const last = new WeakMap(), moves = [];
   const state = {moves: moves, frames: 0, elements: 0};
   function describe(el) {
@@ -175,6 +175,10 @@ WAIT_FOR_IMAGE_JS = r"""
 const done = arguments[arguments.length - 1];
 const img = document.querySelector(arguments[0]);
 if (!img) done(null);
+else if (img.tagName === 'VIDEO') {  // a video page's: its metadata (preload="metadata")
+  if (img.readyState >= 1) done(img.videoWidth);
+  else { img.addEventListener('loadedmetadata', () => done(img.videoWidth)); img.addEventListener('error', () => done(0), true); }
+}
 else if (img.complete) done(img.naturalWidth);
 else { img.addEventListener('load', () => done(img.naturalWidth)); img.addEventListener('error', () => done(0)); }
 """

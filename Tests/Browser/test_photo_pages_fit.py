@@ -58,7 +58,9 @@ function rect(el) {
   const r = el.getBoundingClientRect();
   return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height};
 }
-const img = document.querySelector('.wf-photo img');
+// A video's page shows a <video> (its poster, then its frames) where a photo's shows the view image.
+const img = document.querySelector('.wf-photo img, .wf-photo video');
+const video = img && img.tagName === 'VIDEO';
 const caption = document.querySelector('.wf-photo figcaption');
 const crumbs = document.querySelector('.wf-breadcrumbs');
 const nav = document.querySelector('.wf-photo-nav');
@@ -69,7 +71,8 @@ return {
   links: Array.from(document.querySelectorAll('.wf-photo-nav a')).map(a => ({
     text: a.textContent.trim(), rel: a.getAttribute('rel') || a.className, rect: rect(a)})),
   img: img ? {rect: rect(img), width: +img.getAttribute('width'), height: +img.getAttribute('height'),
-              naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight, complete: img.complete,
+              naturalWidth: video ? img.videoWidth : img.naturalWidth, naturalHeight: video ? img.videoHeight : img.naturalHeight,
+              complete: video ? img.readyState >= 1 : img.complete, video: video,
               color: getComputedStyle(img).backgroundColor} : null,
   // What takes height besides the image: used to check that the image takes the rest.
   caption: rect(caption),
@@ -202,7 +205,10 @@ def check_fit(m: dict, original: tuple[int, int] | None, *, caption_may_overflow
         problems.append(f"the image {fmt(box)} is not inside the {width}×{height} viewport")
     if not img["complete"] or img["naturalWidth"] == 0:
         problems.append("the image did not load")
-    elif (img["naturalWidth"], img["naturalHeight"]) != (img["width"], img["height"]):
+    elif img["video"] and img["naturalWidth"] * img["height"] != img["naturalHeight"] * img["width"]:
+        problems.append(f"the video is {img['naturalWidth']}×{img['naturalHeight']} px, not the shape of its "
+                        f"attributes' {img['width']}×{img['height']}")
+    elif not img["video"] and (img["naturalWidth"], img["naturalHeight"]) != (img["width"], img["height"]):
         problems.append(f"the image is {img['naturalWidth']}×{img['naturalHeight']} px, its attributes say "
                         f"{img['width']}×{img['height']}")
     shapes = [("its width and height attributes", (img["width"], img["height"]))]
@@ -241,7 +247,7 @@ def measure_page(browser: harness.Browser, page: Path, viewport: tuple[int, int]
         # is 15 px): a page that scrolls. Measure it in the plain viewport; the checks say what is wrong.
         browser.driver.set_viewport(width, height)
         browser.navigate(page.as_uri())
-    browser.wait_for_image(".wf-photo img")
+    browser.wait_for_image(".wf-photo img, .wf-photo video")
     return browser.run(MEASURE_JS)
 
 
