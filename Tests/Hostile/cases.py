@@ -46,11 +46,15 @@ SUITE_PNGS = sorted(p.name for p in PNGSUITE.glob("*.png") if not p.name.startsw
 ALPHA_PNGS = ["basn6a08.png", "basn4a08.png", "bgan6a08.png", "basi6a16.png"]  # derived images stay PNG
 OPAQUE_PNGS = ["basn2c08.png", "basn0g08.png", "basi2c08.png"]  # derived images become NAME.png.jpg
 SMALL_JPEG = "clock-motion-blur.jpg"
+# A real video (a phone's portrait H.264 MP4, 222 KB), published as it is.
+VIDEO = "SampleGallery/Phone/hubble-pan.mp4"
 
 # Extensions `waterfall build` treats as photos (Photo.extensions in the Swift sources).
 PHOTO_EXTENSIONS = {
     "jpg", "jpeg", "jpe", "jfif", "pjpeg", "png", "apng", "gif", "webp", "heic", "heif", "avif", "bmp",
     "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
+    # and videos (Photo.videoExtensions)
+    "mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi",
 }
 
 NAME_MAX = 255  # bytes in one file name (Linux)
@@ -68,6 +72,8 @@ JUNK = {
     "png-bad-signature": lambda: (PNGSUITE / "xs1n0g01.png").read_bytes(),
     "png-bad-ihdr-crc": lambda: (PNGSUITE / "xhdn0g08.png").read_bytes(),
     "gif": lambda: b"GIF89a\x01\x00\x01\x00\x00\x00\x00;",
+    "truncated-video": lambda: (REPO / VIDEO).read_bytes()[:3000],
+    "not-a-video": lambda: b"ftyp? no: a note saved as a movie\n",
 }
 
 
@@ -333,6 +339,12 @@ class Generator:
         self.photos.append(path)
         self.add("photo", [self.photo_node(path)])
 
+    def feature_video(self) -> None:
+        """A real video among the photos, under a photo-like name."""
+        path = self.unique(self.album() + b"/" + self.plain_stem() + self.rng.choice([b".mp4", b".MOV", b".m4v"]))
+        self.photos.append(path)
+        self.add("video", [Node(path, "file", source=VIDEO)])
+
     def feature_album(self) -> None:
         parent = self.album() if self.rng.random() < 0.3 else b"input"
         name = self.rng.choice([b"Trips", b"2024", b"Family & Friends", b"caf\xc3\xa9", b"a#b", b"100%", b"x?y", b"Sub Album"])
@@ -467,7 +479,7 @@ class Generator:
 
     def feature_symlink(self) -> None:
         kind = self.rng.choice(["file-in", "dir-in", "file-out", "dir-out", "up", "sidecar-out", "config-out",
-                                "hostname", "hostname-sidecar", "dev-zero", "dev-zero-sidecar", "dangling",
+                                "hostname", "hostname-sidecar", "dev-zero", "dev-zero-video", "dev-zero-sidecar", "dangling",
                                 "dangling-dir", "loop", "loop-pair", "dir-loop"])
         absolute = self.rng.random() < 0.4
         folder = self.album()
@@ -517,6 +529,8 @@ class Generator:
                      [photo, Node(photo.path.rpartition(b".")[0] + b".txt", "link", target=b"/etc/hostname")])
         elif kind == "dev-zero":
             self.add("photo linked to /dev/zero", [link(b"zero.jpg", b"/dev/zero")])
+        elif kind == "dev-zero-video":
+            self.add("video linked to /dev/zero", [link(b"zero.mp4", b"/dev/zero")])
         elif kind == "dev-zero-sidecar":
             photo = self.photo_node(self.unique(folder + b"/zeroed.jpg"), "jpeg")
             self.add("sidecar caption linked to /dev/zero",
@@ -535,9 +549,11 @@ class Generator:
             self.add("symlink to its own folder (a folder loop)", [link(b"self", b".")])
 
     def feature_fifo(self) -> None:
-        where = self.rng.choice(["photo", "sidecar", "config", "album-config"])
+        where = self.rng.choice(["photo", "video", "sidecar", "config", "album-config"])
         if where == "photo":
             self.add("FIFO named x.jpg", [Node(self.unique(self.album() + b"/x.jpg"), "fifo")])
+        elif where == "video":
+            self.add("FIFO named clip.mp4", [Node(self.unique(self.album() + b"/clip.mp4"), "fifo")])
         elif where == "sidecar":
             photo = self.photo_node(self.unique(self.album() + b"/piped.jpg"), "jpeg")
             self.add("FIFO as a photo's NAME.txt", [photo, Node(photo.path.rpartition(b".")[0] + b".txt", "fifo")])
@@ -610,7 +626,8 @@ class Generator:
 
     def feature_junk(self) -> None:
         kind = self.rng.choice(sorted(JUNK))
-        extension = b".gif" if kind == "gif" else b".png" if kind.startswith("png") else b".jpg"
+        extension = (b".gif" if kind == "gif" else b".png" if kind.startswith("png")
+                     else self.rng.choice([b".mp4", b".MOV", b".webm"]) if kind.endswith("video") else b".jpg")
         node = Node(self.unique(self.album() + b"/junk-" + kind.encode() + extension), "file", chunk=junk_bytes(kind))
         self.add(f"unreadable photo ({kind})", [node])
 
@@ -711,7 +728,7 @@ class Generator:
             (self.feature_invalid_utf8, 5), (self.feature_long_name, 4), (self.feature_unicode_twins, 4),
             (self.feature_case_twins, 3), (self.feature_generated_name, 6), (self.feature_derived_collision, 3),
             (self.feature_symlink, 14), (self.feature_fifo, 3), (self.feature_earlier_output, 2),
-            (self.feature_config, 4), (self.feature_album_config, 3), (self.feature_junk, 4),
+            (self.feature_config, 4), (self.feature_album_config, 3), (self.feature_junk, 4), (self.feature_video, 4),
         ]
         functions, weights = zip(*kinds)
         self.feature_photo()
