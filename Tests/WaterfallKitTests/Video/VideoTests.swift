@@ -193,6 +193,28 @@ import Testing
         #expect(missing.stderr.contains("clip.mp4: skipped: a video, and FFmpeg's ffprobe and ffmpeg are not installed"), "\(missing.stderr)")
     }
 
+    /// Videos shard like photos: shards fill their caches, the merged cache serves a build that makes nothing.
+    @Test func videosShardAndMerge() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), work = try TemporaryFolder()
+        for name in ["a.mp4", "b.mp4", "c.webm", "d.avi"] {
+            try VideoFixtures.pattern(input.path + "/" + name, codec: name.hasSuffix("webm") ? ["-c:v", "libvpx-vp9"]
+                                      : name.hasSuffix("avi") ? ["-c:v", "mpeg4"] : ["-c:v", "libx264"])
+        }
+        var made = 0
+        for shard in 1...2 {
+            let run = try WaterfallProcess.run(["build", input.path, "--shard", "\(shard)/2", "--cache-dir", work.path + "/cache-\(shard)",
+                                                "--quiet", "--report", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+            made += (report["images"] as? [String: Int])?["made"] ?? 0
+        }
+        #expect(made == 12)
+        try VideoFixtures.run("/bin/sh", ["-c", "mkdir -p '\(work.path)/cache' && cp -R '\(work.path)'/cache-1/. '\(work.path)'/cache-2/. '\(work.path)/cache/'"])
+        let (report, run) = try Self.build(input.path, output.path, ["--cache-dir", work.path + "/cache"])
+        #expect(run.status == 0 && (report["images"] as? [String: Int]) == ["made": 0, "kept": 12], "\(report) \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output.path + "/images/video/d.avi.mp4"))
+    }
+
     /// A rebuild makes nothing; the same videos give the same site, byte for byte, from a fresh cache.
     @Test func rebuildsKeepAndAFreshBuildIsTheSame() throws {
         let input = try TemporaryFolder(), first = try TemporaryFolder(), second = try TemporaryFolder()
