@@ -10,8 +10,9 @@ struct BuildCommand {
                                [--placement balanced|shortest|round-robin] [--bottom natural|flush]
                                [--max-crop S] [--formats LIST]
 
-        Builds a waterfall gallery of the photos in INPUT (default: the current folder) into OUTPUT
-        (default: _site). Open OUTPUT/index.html in any browser, from a server or from disk.
+        Builds a waterfall gallery of the photos and videos in INPUT (default: the current
+        folder) into OUTPUT (default: _site). Open OUTPUT/index.html in any browser, from a
+        server or from disk.
 
         Options:
           -o, --output DIR     where the site goes (default _site); never the input folder itself

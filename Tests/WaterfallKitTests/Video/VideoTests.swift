@@ -73,6 +73,7 @@ import Testing
         try VideoFixtures.pattern(input.path + "/clip.mp4", sound: "aac")
         try VideoFixtures.pattern(input.path + "/portrait.mp4")
         try VideoFixtures.box(["rotate", input.path + "/portrait.mp4", "90"])
+        try input.write("portrait.txt", Array("Held upright\nA phone's portrait video.\n".utf8))
         let (report, run) = try Self.build(input.path, output.path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(report["photos"] as? Int == 3 && (report["skipped"] as? [Any])?.isEmpty == true, "\(report)")
@@ -81,6 +82,9 @@ import Testing
         let page = try String(contentsOfFile: output.path + "/photos/portrait.mp4.html", encoding: .utf8)
         #expect(page.contains(#"<video controls preload="metadata" playsinline poster="../images/view/portrait.mp4.jpg" width="240" height="320""#), "\(page)")
         #expect(page.contains(#"<source src="../images/video/portrait.mp4" type="video/mp4">"#))
+        // Its caption from its sidecar, as a photo's; previous and next links.
+        #expect(page.contains("A phone&#39;s portrait video.") || page.contains("A phone's portrait video."), "\(page)")
+        #expect(page.contains(#"rel="prev""#) && page.contains("<title>Held upright"))
         let gallery = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
         #expect(gallery.contains(#"<span class="wf-duration">0:03</span>"#))
         #expect(gallery.components(separatedBy: "wf-video-mark").count == 3)  // two videos, not the photo
