@@ -6,41 +6,28 @@ for the hostile cases. Test-only: the FFmpeg 5.1 that Debian 12 ships cannot wri
     mp4box.py rotate FILE DEGREES        (90, 180 or 270, clockwise, as the video is to be shown)
     mp4box.py declare FILE WIDTH HEIGHT  (the sizes the headers claim, whatever the stream holds)
 """
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from heifbox import boxes  # noqa: E402  (the same box walk: type, payload start, box end)
 
 CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl", b"edts", b"udta"}
 
 
-def boxes(data, start, end):
-    """(type, box start, payload start, box end) of each box in data[start:end]."""
-    at = start
-    while at + 8 <= end:
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        header = 8
-        if size == 1:
-            size = struct.unpack(">Q", data[at + 8:at + 16])[0]
-            header = 16
-        elif size == 0:
-            size = end - at
-        if size < header or at + size > end:
-            return
-        yield kind, at, at + header, at + size
-        at += size
-
-
 def video_tracks(data):
     """(tkhd payload start, stsd payload start) of each track whose handler is 'vide'."""
-    for kind, _, payload, end in boxes(data, 0, len(data)):
+    for kind, payload, end in boxes(data, 0, len(data)):
         if kind != b"moov":
             continue
-        for trak_kind, _, trak_payload, trak_end in boxes(data, payload, end):
+        for trak_kind, trak_payload, trak_end in boxes(data, payload, end):
             if trak_kind != b"trak":
                 continue
             found = {}
 
             def walk(start, stop):
-                for k, _, p, e in boxes(data, start, stop):
+                for k, p, e in boxes(data, start, stop):
                     if k in (b"tkhd", b"hdlr", b"stsd"):
                         found.setdefault(k, p)
                     if k in CONTAINERS:
