@@ -5,6 +5,9 @@ for the hostile cases. Test-only: the FFmpeg 5.1 that Debian 12 ships cannot wri
 
     mp4box.py rotate FILE DEGREES        (90, 180 or 270, clockwise, as the video is to be shown)
     mp4box.py declare FILE WIDTH HEIGHT  (the sizes the headers claim, whatever the stream holds)
+    mp4box.py matrix FILE A B U C D V X Y W   (any display matrix, as stored: 16.16 and 2.30 numbers)
+    mp4box.py udta-first FILE            (the movie's user data, cover art included, before its tracks:
+                                          ffprobe then counts the cover as the first stream)
 """
 import os
 import struct
@@ -57,6 +60,27 @@ def rotate(data, degrees):
         data[matrix:matrix + 36] = struct.pack(">9i", *values)
 
 
+def matrix(data, values):
+    for tkhd, _ in video_tracks(data):
+        at, _, _ = tkhd_fields(data, tkhd)
+        data[at:at + 36] = struct.pack(">9i", *values)
+
+
+def udta_first(data):
+    """Moves moov's udta box in front of its first trak (same boxes, same sizes: no offset moves)."""
+    for kind, payload, end in boxes(data, 0, len(data)):
+        if kind != b"moov":
+            continue
+        children = [(k, p - 8, e) for k, p, e in boxes(data, payload, end)]
+        udta = [c for c in children if c[0] == b"udta"]
+        if not udta:
+            sys.exit("no udta box in moov")
+        others = [c for c in children if c[0] != b"udta"]
+        first_trak = next(i for i, c in enumerate(others) if c[0] == b"trak")
+        order = others[:first_trak] + udta + others[first_trak:]
+        data[payload:end] = b"".join(bytes(data[start:stop]) for _, start, stop in order)
+
+
 def declare(data, width, height):
     for tkhd, stsd in video_tracks(data):
         _, width_at, height_at = tkhd_fields(data, tkhd)
@@ -74,6 +98,10 @@ def main():
         data = bytearray(f.read())
     if command == "rotate":
         rotate(data, int(sys.argv[3]))
+    elif command == "matrix":
+        matrix(data, [int(value) for value in sys.argv[3:12]])
+    elif command == "udta-first":
+        udta_first(data)
     elif command == "declare":
         declare(data, int(sys.argv[3]), int(sys.argv[4]))
     else:

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,16 +42,30 @@ static void limit(int resource, uint64_t value, uint64_t hard) {
     setrlimit(resource, &r);
 }
 
+/* `from` as descriptor `to`, open across exec (dup2 of a descriptor onto itself would keep close-on-exec). */
+static int move(int from, int to) {
+    if (from == to) return fcntl(to, F_SETFD, 0);
+    return dup2(from, to) < 0 ? -1 : 0;
+}
+
 /* The child: never returns. */
-static void child(const wf_process *p, int null_fd, int out_w, int err_w, int input, int output, int report_w) {
+static void child(const wf_process *p, pid_t parent, int null_fd, int out_w, int err_w, int input, int output, int report_w) {
     setpgid(0, 0);
+    /* It dies with the build (its wall-clock limit is the parent's to enforce), and it starts with no signal
+       blocked and default dispositions, whatever the forking thread had (a dispatch worker blocks most). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
     if (p->memory_bytes) limit(RLIMIT_AS, p->memory_bytes, p->memory_bytes);
     if (p->cpu_seconds) limit(RLIMIT_CPU, p->cpu_seconds, (uint64_t)p->cpu_seconds + 1);
     limit(RLIMIT_CORE, 0, 0);
     /* Descriptors 0-4 as the header says; report_w (close-on-exec) stays above them until exec. */
-    if (dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) goto fail;
-    if (input >= 0 ? dup2(input, 3) < 0 : (close(3), 0)) goto fail;
-    if (output >= 0 ? dup2(output, 4) < 0 : (close(4), 0)) goto fail;
+    if (move(null_fd, 0) < 0 || move(out_w, 1) < 0 || move(err_w, 2) < 0) goto fail;
+    if (input >= 0 ? move(input, 3) < 0 : (close(3), 0)) goto fail;
+    if (output >= 0 ? move(output, 4) < 0 : (close(4), 0)) goto fail;
     if (dup2(report_w, 5) < 0 || fcntl(5, F_SETFD, FD_CLOEXEC) < 0) goto fail;
     close_from(6);
     {
@@ -65,17 +80,36 @@ fail: {
 }
 }
 
-/* Appends what `fd` has to `buffer` (up to its capacity, the rest dropped); closes it at end of file. */
-static void drain(int *fd, char *buffer, size_t capacity, size_t *length, size_t *total) {
+/* Appends what `fd` has to `buffer`; closes it at end of file. When it holds more than `capacity`, the
+   first bytes are kept (`tail` 0: stdout, whose start is the answer) or the last (`tail` 1: stderr, whose
+   last words say why). */
+static void drain(int *fd, char *buffer, size_t capacity, int tail, size_t *length, size_t *total) {
     char scratch[4096];
     for (;;) {
         ssize_t n = read(*fd, scratch, sizeof scratch);
         if (n > 0) {
-            size_t room = buffer && *length < capacity ? capacity - *length : 0;
-            size_t keep = (size_t)n < room ? (size_t)n : room;
-            if (keep) memcpy(buffer + *length, scratch, keep);
-            *length += keep;
             *total += (size_t)n;
+            if (!buffer || capacity == 0) continue;
+            size_t count = (size_t)n;
+            if (!tail) {
+                size_t room = *length < capacity ? capacity - *length : 0;
+                size_t keep = count < room ? count : room;
+                memcpy(buffer + *length, scratch, keep);
+                *length += keep;
+                continue;
+            }
+            const char *from = scratch;
+            if (count >= capacity) { /* this read alone fills it */
+                from += count - capacity;
+                count = capacity;
+                *length = 0;
+            } else if (*length + count > capacity) { /* drop the oldest bytes */
+                size_t drop = *length + count - capacity;
+                memmove(buffer, buffer + drop, *length - drop);
+                *length -= drop;
+            }
+            memcpy(buffer + *length, from, count);
+            *length += count;
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
@@ -105,12 +139,13 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
         r->errno_value = errno;
         goto done;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         r->errno_value = errno;
         goto done;
     }
-    if (pid == 0) child(p, null_fd, out[1], err[1], input, output, report[1]);
+    if (pid == 0) child(p, parent, null_fd, out[1], err[1], input, output, report[1]);
     setpgid(pid, pid); /* also in the parent, so the group exists before any kill */
     close_quietly(&out[1]);
     close_quietly(&err[1]);
@@ -147,9 +182,9 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;
         if (out[0] >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&out[0], p->out, p->out_capacity, &r->out_length, &r->out_total);
+            drain(&out[0], p->out, p->out_capacity, 0, &r->out_length, &r->out_total);
         if (err[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&err[0], p->err, p->err_capacity, &r->err_length, &r->err_total);
+            drain(&err[0], p->err, p->err_capacity, 1, &r->err_length, &r->err_total);
     }
     /* Its output is closed (or the time is up): it is ending or must. Wait, up to the deadline. */
     int status = 0;

@@ -12,9 +12,10 @@ extern "C" {
  * A helper program (ffprobe, ffmpeg) run under limits, so that a hostile file it reads can cost at most
  * one file's time and memory: the child's address space and CPU time are capped (setrlimit, before exec),
  * it gets no inherited descriptor but the ones given, an empty environment but `environment`, and it is
- * killed (its whole process group) when `timeout_ms` passes. Its stdout and stderr are read into the
- * buffers given, up to their capacity (the rest is read and dropped, so the child never blocks on a full
- * pipe).
+ * killed (its whole process group) when `timeout_ms` passes, or when the build itself dies. It starts with
+ * no signal blocked. Its stdout and stderr are read into the buffers given, up to their capacity: the
+ * first bytes of stdout, the last of stderr (the rest is read and dropped, so the child never blocks on a
+ * full pipe).
  */
 typedef struct {
     const char *const *argv;        /* argv[0] is the program's path (no PATH search); NULL-terminated */
@@ -26,7 +27,7 @@ typedef struct {
     uint32_t timeout_ms;            /* wall clock; 0 for none */
     char *out;                      /* stdout, up to out_capacity bytes (NULL: dropped) */
     size_t out_capacity;
-    char *err;                      /* stderr, likewise */
+    char *err;                      /* stderr: its last err_capacity bytes */
     size_t err_capacity;
 } wf_process;
 

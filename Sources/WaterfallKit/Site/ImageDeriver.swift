@@ -203,7 +203,8 @@ extension ImageDeriver {
         if !images.isEmpty {
             let start = ContinuousClock.now
             let poster = cache.temporaryName("\(job.photo)-poster")
-            let made = PosterFrame(tools: tools).make(source: photo.source, header: photo.header, into: cache.folder.tmp, as: poster)
+            let made = PosterFrame(tools: tools).make(source: photo.source, status: photo.status, header: photo.header,
+                                                      into: cache.folder.tmp, as: poster)
             split.decode += WorkSplit.seconds(since: start)
             switch made {
             case .success:
@@ -217,14 +218,16 @@ extension ImageDeriver {
                     }
                 }
             case .failure(let error):
-                for index in images { results[index] = .failure(error) }
+                // The video is skipped: its file is not made either.
+                cache.folder.tmp.remove(poster)
+                return results.map { _ in .failure(error) }
             }
             cache.folder.tmp.remove(poster)
         }
         for index in job.derivations.indices {
             guard let request = job.derivations[index].video else { continue }
             let start = ContinuousClock.now
-            results[index] = VideoPublisher(tools: tools).make(source: photo.source, header: photo.header, request: request,
+            results[index] = VideoPublisher(tools: tools).make(source: photo.source, status: photo.status, header: photo.header, request: request,
                                                                into: cache.folder.tmp, as: cache.temporaryName(job.staged[index]))
             split.encode += WorkSplit.seconds(since: start)
         }

@@ -123,7 +123,7 @@ struct PhotoScanner: Sendable {
             }
             start = ContinuousClock.now
             defer { split.read += WorkSplit.seconds(since: start) }
-            let header = bytes.map { reader.read(bytes: $0, path: path) } ?? reader.read(path: path)
+            let header = bytes.map { reader.read(bytes: $0, path: path, expecting: status) } ?? reader.read(path: path, expecting: status)
             let read = header.map { header -> Photo in
                 var photo = Photo(source: path, name: name, header: header, status: status, caption: caption)
                 photo.content = content

@@ -9,14 +9,17 @@ import Darwin
 struct FFmpegRun {
     var tools: VideoTools
 
-    /// Generous for a phone's clip, finite for anything: a file cannot keep a helper busy for ever.
+    /// Generous for a phone's clip, finite for anything: a file cannot keep a helper busy for ever, whatever
+    /// duration it claims (four hours at the most).
     static func limits(seconds videoSeconds: Double, perSecond: Double) -> HelperProcess.Limits {
-        let budget = 60 + perSecond * min(videoSeconds, 6 * 3600)
+        let budget = min(60 + perSecond * max(0, min(videoSeconds, 6 * 3600)), 4 * 3600)
         return .init(memoryBytes: 3 << 30, cpuSeconds: UInt32(2 * budget), seconds: budget)
     }
 
-    /// Runs `arguments` (which name `VideoTools.input` and `VideoTools.output`), writing `name` in `folder`.
-    func run(_ arguments: [String], source: String, into folder: FolderHandle, as name: String,
+    /// Runs `arguments` (which name `VideoTools.input` and `VideoTools.output`), writing `name` in `folder`,
+    /// from the video at `source` while it is still the file of size and time stamp `status` (the one the
+    /// build read: what is made is stored under that file's content hash).
+    func run(_ arguments: [String], source: String, expecting status: FileStatus, into folder: FolderHandle, as name: String,
              limits: HelperProcess.Limits) -> Result<Int, DeriveError> {
         let input: OpenFile
         do {
@@ -24,6 +27,7 @@ struct FFmpegRun {
         } catch {
             return .failure(DeriveError(.io, error.reason))
         }
+        guard input.status == status else { return .failure(DeriveError(.io, "changed during the build; it is read again next time")) }
         folder.remove(name)
         let output: Int32
         do {

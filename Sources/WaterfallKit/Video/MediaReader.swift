@@ -14,16 +14,18 @@ public struct MediaReader: Sendable {
         self.videos = videos
     }
 
-    public func read(path: String) -> Result<ImageHeader, ImageReadError> {
-        video(images.read(path: path), path: path)
+    /// `status`, when given, is the file's as the caller found it (and hashed it): a video changed since is not probed.
+    func read(path: String, expecting status: FileStatus? = nil) -> Result<ImageHeader, ImageReadError> {
+        video(images.read(path: path), path: path, status: status)
     }
 
     /// The file's header from its bytes (already read whole), for a photo; a video is probed from `path`.
-    public func read(bytes: [UInt8], path: String) -> Result<ImageHeader, ImageReadError> {
-        video(images.read(bytes: bytes), path: path)
+    func read(bytes: [UInt8], path: String, expecting status: FileStatus? = nil) -> Result<ImageHeader, ImageReadError> {
+        video(images.read(bytes: bytes), path: path, status: status)
     }
 
-    private func video(_ image: Result<ImageHeader, ImageReadError>, path: String) -> Result<ImageHeader, ImageReadError> {
+    private func video(_ image: Result<ImageHeader, ImageReadError>, path: String,
+                       status: FileStatus?) -> Result<ImageHeader, ImageReadError> {
         guard case .failure(let refusal) = image, refusal.isVideo else { return image }
         guard let videos else { return .failure(ImageReadError(.unsupported, VideoTools.missing)) }
         let file: OpenFile
@@ -32,6 +34,7 @@ public struct MediaReader: Sendable {
         } catch {
             return .failure(ImageReadError(.io, error.reason))
         }
+        if let status, file.status != status { return .failure(ImageReadError(.io, "changed while it was read; it is read again next time")) }
         return VideoProbe(tools: videos, maxPixels: images.maxPixels).read(file)
     }
 }

@@ -14,22 +14,24 @@ struct PosterFrame {
     }
 
     /// Writes the poster of the video at `source` as `name` in `folder`.
-    func make(source: String, header: ImageHeader, into folder: FolderHandle, as name: String) -> Result<Void, DeriveError> {
+    /// `status` is the file's as the build found it: a file changed since is not read.
+    func make(source: String, status: FileStatus, header: ImageHeader, into folder: FolderHandle, as name: String) -> Result<Void, DeriveError> {
         guard let facts = header.video else { return .failure(DeriveError(.invalidRequest, "not a video")) }
         let start = Self.start(durationMilliseconds: facts.durationMilliseconds)
         let limits = FFmpegRun.limits(seconds: start + 10, perSecond: 4)
         func arguments(seekingTo seconds: Double) -> [String] {
             ["-threads", "2"] + VideoTools.inputOptions + (seconds > 0 ? ["-ss", String(format3(seconds))] : []) + ["-i", VideoTools.input,
-             "-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", "1",
+             "-map", "0:V:0", "-an", "-sn", "-dn", "-frames:v", "1",
              "-vf", "thumbnail=10,scale=\(header.width):\(header.height):flags=lanczos,setsar=1,format=rgb24",
              "-f", "image2", "-update", "1", "-c:v", "png", "-compression_level", "1",
              "-fflags", "+bitexact", "-flags", "+bitexact", "-y", VideoTools.output]
         }
         let run = FFmpegRun(tools: tools)
-        var made = run.run(arguments(seekingTo: start), source: source, into: folder, as: name, limits: limits)
-        // A container whose duration says more than its frames hold: the poster from the start.
-        if case .failure = made, start > 0 {
-            made = run.run(arguments(seekingTo: 0), source: source, into: folder, as: name, limits: limits)
+        var made = run.run(arguments(seekingTo: start), source: source, expecting: status, into: folder, as: name, limits: limits)
+        // A container whose duration says more than its frames hold: the poster from the start (not after a
+        // limit, or a file that changed: those would only fail again).
+        if case .failure(let error) = made, start > 0, error.kind == .corrupt {
+            made = run.run(arguments(seekingTo: 0), source: source, expecting: status, into: folder, as: name, limits: limits)
         }
         return made.map { _ in () }
     }

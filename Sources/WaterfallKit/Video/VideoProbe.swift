@@ -9,7 +9,7 @@ struct VideoProbe: Sendable {
     /// made in every image and video published), and the facts.
     func read(_ file: OpenFile) -> Result<ImageHeader, ImageReadError> {
         let entries = "format=format_name,duration:format_tags=creation_time:stream=index,codec_type,codec_name,width,height,"
-            + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=rotation"
+            + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=displaymatrix,rotation"
         let run = HelperProcess.run(tools.ffprobe, ["-v", "error", "-hide_banner"] + VideoTools.inputOptions
             + ["-show_entries", entries, "-of", "json", VideoTools.input], input: file.descriptor, limits: VideoTools.quick,
             stdoutCapacity: 1 << 20)
@@ -42,7 +42,9 @@ struct VideoProbe: Sendable {
             return .failure(ImageReadError(.unsupported, "a video stream ffprobe cannot name or size"))
         }
         guard width > 0, height > 0 else { return .failure(ImageReadError(.corrupt, "zero width or height (\(width)×\(height))")) }
-        let rotation = Self.rotation(video)
+        guard let rotation = Self.rotation(video) else {
+            return .failure(ImageReadError(.unsupported, "a display matrix that is not a plain quarter turn (mirrored, scaled or at another angle)"))
+        }
         var (displayWidth, displayHeight) = Self.applying(aspect: video["sample_aspect_ratio"]?.text, width: width, height: height)
         if rotation % 180 != 0 { swap(&displayWidth, &displayHeight) }
         if width > 65_536 || height > 65_536 || displayWidth * displayHeight > maxPixels || width * height > maxPixels {
@@ -60,13 +62,36 @@ struct VideoProbe: Sendable {
         return .success(header)
     }
 
-    /// The quarter turn clockwise the display matrix asks for (ffprobe's `rotation` is counter-clockwise);
-    /// a turn that is not a quarter turn is shown upright.
-    static func rotation(_ stream: [String: JSONValue]) -> Int {
+    /// The quarter turn clockwise the display matrix asks for; nil for any other matrix (a mirror, a scale,
+    /// an angle that is not a quarter turn): FFmpeg and the browsers would not agree on how to show it, so
+    /// such a video is refused rather than laid out one way and played another. Read from the matrix itself
+    /// (ffprobe's `rotation` is rounded, and undefined for a degenerate matrix).
+    static func rotation(_ stream: [String: JSONValue]) -> Int? {
         let sides = stream["side_data_list"]?.elements ?? []
-        guard let degrees = sides.lazy.compactMap({ $0.members["rotation"]?.number }).first else { return 0 }
-        let clockwise = ((-degrees % 360) + 360) % 360
-        return clockwise % 90 == 0 ? clockwise : 0
+        guard let side = sides.first(where: { $0.members["displaymatrix"] != nil || $0.members["rotation"] != nil })?.members else { return 0 }
+        guard let text = side["displaymatrix"]?.text else {
+            // No matrix text: only a whole quarter turn (a small number ffprobe printed) is taken.
+            guard let degrees = side["rotation"]?.number, (-360...360).contains(degrees), degrees % 90 == 0 else { return nil }
+            return ((-degrees % 360) + 360) % 360
+        }
+        return quarterTurn(matrix: text)
+    }
+
+    /// `00000000:  a  b  u` / `00000001:  c  d  v` / `00000002:  x  y  w`, as ffprobe prints a display
+    /// matrix (16.16 fixed point): the clockwise quarter turn it is, if it is one.
+    static func quarterTurn(matrix text: String) -> Int? {
+        let rows = text.split(whereSeparator: \.isNewline).map { line in
+            line.split(separator: ":", maxSplits: 1).last.map { $0.split(separator: " ").compactMap { Int($0) } } ?? []
+        }
+        guard rows.count == 3, rows.allSatisfy({ $0.count == 3 }) else { return nil }
+        let one = 1 << 16
+        switch (rows[0][0], rows[0][1], rows[1][0], rows[1][1]) {
+        case (one, 0, 0, one): return 0
+        case (0, one, -one, 0): return 90
+        case (-one, 0, 0, -one): return 180
+        case (0, -one, one, 0): return 270
+        default: return nil
+        }
     }
 
     /// The size a sample aspect ratio `N:D` shows: the width stretched (or shrunk), the height kept, as

@@ -6,12 +6,14 @@
 struct VideoPublisher {
     var tools: VideoTools
 
-    func make(source: String, header: ImageHeader, request: VideoRequest, into folder: FolderHandle,
+    /// `status` is the file's as the build found it: a file changed since is not read.
+    func make(source: String, status: FileStatus, header: ImageHeader, request: VideoRequest, into folder: FolderHandle,
               as name: String) -> Result<DerivedImage, DeriveError> {
         guard let facts = header.video else { return .failure(DeriveError(.invalidRequest, "not a video")) }
         let strip = ["-map_metadata", "-1", "-map_metadata:s:v", "-1", "-map_metadata:s:a", "-1", "-map_chapters", "-1",
                      "-fflags", "+bitexact"]
-        let streams = ["-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn"]
+        // `V`: the first video stream that is not cover art.
+        let streams = ["-map", "0:V:0", "-map", "0:a:0?", "-sn", "-dn"]
         let seconds = Double(facts.durationMilliseconds) / 1000
         let size = request.publishedSize(display: header.width, header.height)
         var arguments = ["-threads", "2"] + VideoTools.inputOptions + ["-i", VideoTools.input] + streams
@@ -25,14 +27,15 @@ struct VideoPublisher {
             arguments += ["-c", "copy"] + strip + ["-f", "webm"]
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 1)
         case .convert:
-            arguments += ["-vf", "scale=\(size.width):\(size.height):flags=lanczos,setsar=1,format=yuv420p",
+            // Frames as they are timed (a gap in the timestamps is not filled with copies of a frame).
+            arguments += ["-fps_mode", "vfr", "-vf", "scale=\(size.width):\(size.height):flags=lanczos,setsar=1,format=yuv420p",
                           "-c:v", "libx264", "-preset", "medium", "-crf", "23", "-profile:v", "high",
                           "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
                 + strip + ["-movflags", "+faststart", "-f", "mp4"]
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 30)
         }
         arguments += ["-y", VideoTools.output]
-        return FFmpegRun(tools: tools).run(arguments, source: source, into: folder, as: name, limits: limits).map { _ in
+        return FFmpegRun(tools: tools).run(arguments, source: source, expecting: status, into: folder, as: name, limits: limits).map { _ in
             DerivedImage(format: request.format, width: size.width, height: size.height, source: header)
         }
     }

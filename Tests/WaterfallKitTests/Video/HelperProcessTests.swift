@@ -36,6 +36,24 @@ struct HelperProcessTests {
         #expect(big.started && !big.succeeded && big.stderr.contains("MemoryError"))
     }
 
+    /// stderr's last words are kept (they say why), stdout's first bytes (they are the answer).
+    @Test func keepsTheEndOfItsErrors() {
+        let done = HelperProcess.run("/bin/sh", ["-c", "printf '%050000d\\n' 0 >&2; echo 'the reason' >&2; exit 1"], limits: Self.roomy,
+                                     stderrCapacity: 1000)
+        #expect(done.failure == "the reason" && done.stderr.count == 1000)
+    }
+
+    /// A child forked on a thread that blocks signals (as dispatch's threads may) starts with none blocked,
+    /// so it can be stopped like any program.
+    @Test func startsWithNoSignalBlocked() {
+        var all = sigset_t(), old = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &old)
+        let done = HelperProcess.run("/usr/bin/grep", ["SigBlk", "/proc/self/status"], limits: Self.roomy)  // not a shell: it resets its own
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        #expect(String(decoding: done.stdout, as: UTF8.self) == "SigBlk:\t0000000000000000\n")
+    }
+
     @Test func reportsAProgramThatCannotStart() {
         let done = HelperProcess.run("/nonexistent/ffmpeg", [], limits: Self.roomy)
         #expect(!done.started && done.failure.contains("No such file"))

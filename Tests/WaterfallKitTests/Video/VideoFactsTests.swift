@@ -70,8 +70,22 @@ struct VideoFactsTests {
         #expect(huge.failureValue?.kind == .tooLarge)
         let zero = try header(#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 0, "height": 10}]}"#)
         #expect(zero.failureValue?.kind == .corrupt)
-        let odd = try header(#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 100, "height": 50, "sample_aspect_ratio": "0:1", "side_data_list": [{"rotation": 33}]}], "format": {"duration": "1e400"}}"#)
+        let odd = try header(#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 100, "height": 50, "sample_aspect_ratio": "0:1"}], "format": {"duration": "1e400"}}"#)
         #expect(odd.map { [$0.width, $0.height, $0.video!.rotation, $0.video!.durationMilliseconds] } == .success([100, 50, 0, 0]))
+        // Turns: read from the matrix; anything but a plain quarter turn is refused, ffprobe's rounded or
+        // undefined angle never trusted (a degenerate matrix gave Int.min, which once trapped on negation).
+        func turn(_ side: String) throws -> Int? {
+            try? header(#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 100, "height": 50, "side_data_list": [\#(side)]}]}"#)
+                .map { $0.video!.rotation }.get()
+        }
+        func matrix(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> String {
+            #"{"displaymatrix": "\n00000000: \#(a) \#(b) 0\n00000001: \#(c) \#(d) 0\n00000002: 0 0 1073741824\n", "rotation": -90}"#
+        }
+        #expect(try turn(matrix(0, 65536, -65536, 0)) == 90 && (try turn(matrix(-65536, 0, 0, -65536))) == 180)
+        #expect(try turn(matrix(0, -65536, 65536, 0)) == 270 && (try turn(matrix(65536, 0, 0, 65536))) == 0)
+        #expect(try turn(matrix(457, 65534, -65534, 457)) == nil && (try turn(matrix(-65536, 0, 0, 65536))) == nil)
+        #expect(try turn(#"{"rotation": -9223372036854775808}"#) == nil && (try turn(#"{"rotation": 33}"#)) == nil)
+        #expect(try turn(#"{"rotation": -270}"#) == 270)
         #expect(try header(#"{"streams": []}"#).failureValue?.reason == "no streams")
     }
 }

@@ -142,9 +142,16 @@ import Testing
         let (_, run) = try Self.build(input.path, output.path)
         #expect(run.status == 0, "\(run.stderr)")
         let page = try String(contentsOfFile: output.path + "/photos/fade.mp4.html", encoding: .utf8)
-        let colour = try #require(page.range(of: #"--wf-color: #[0-9a-f]{6}"#, options: .regularExpression).map { String(page[$0].suffix(6)) })
-        let channels = stride(from: 0, to: 6, by: 2).map { Int(colour.dropFirst($0).prefix(2), radix: 16)! }
-        #expect(channels.reduce(0, +) > 150, "poster colour #\(colour)")
+        let channels = try #require(Self.posterColour(page))
+        #expect(channels.reduce(0, +) > 150, "poster colour \(channels)")
+    }
+
+    /// The red, green and blue of the mean colour a video's page shows under its poster.
+    static func posterColour(_ page: String) -> [Int]? {
+        page.range(of: #"--wf-color: #[0-9a-f]{6}"#, options: .regularExpression).map { range in
+            let hex = page[range].suffix(6)
+            return stride(from: 0, to: 6, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16)! }
+        }
     }
 
     /// Every bad video is skipped with one line naming it, and the rest of the gallery is built.
@@ -183,6 +190,118 @@ import Testing
         #expect(huge.map { [$0.width, $0.height] } == .success([320, 240]))
         let live = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
         #expect(live.contains("wf-video-mark"))
+    }
+
+    /// A display matrix that is not a plain quarter turn is refused: FFmpeg would turn the poster one way
+    /// and a browser the video another.
+    @Test(arguments: [
+        ["457", "65534", "0", "-65534", "457", "0", "0", "0", "1073741824"],  // 89.6°
+        ["-65536", "0", "0", "0", "65536", "0", "0", "0", "1073741824"],  // mirrored
+        ["0", "65536", "0", "0", "65536", "0", "0", "0", "1073741824"],  // degenerate: no angle at all
+        ["131072", "0", "0", "0", "131072", "0", "0", "0", "1073741824"],  // scaled
+    ]) func oddDisplayMatricesAreRefused(_ matrix: [String]) throws {
+        let folder = try TemporaryFolder()
+        let path = try VideoFixtures.pattern(folder.path + "/odd.mp4")
+        try VideoFixtures.box(["matrix", path] + matrix)
+        let run = try WaterfallProcess.run(["inspect", path])
+        #expect(run.exited && run.status == 1)
+        #expect(run.stderr == "waterfall: \(path): a display matrix that is not a plain quarter turn (mirrored, scaled or at another angle)\n",
+                "\(run.stderr)")
+    }
+
+    /// Cover art stored as the first "video" stream is neither the poster nor the published video.
+    @Test func coverArtIsNotTheVideo() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), work = try TemporaryFolder()
+        let plain = try VideoFixtures.pattern(work.path + "/plain.mp4", sound: "aac")
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "color=red:size=64x64", "-frames:v", "1", work.path + "/cover.jpg"])
+        try VideoFixtures.ffmpeg(["-i", work.path + "/cover.jpg", "-i", plain, "-map", "0", "-map", "1", "-c", "copy",
+                                  "-disposition:v:0", "attached_pic", input.path + "/covered.mp4"])
+        try VideoFixtures.box(["udta-first", input.path + "/covered.mp4"])
+        #expect(try VideoFixtures.probe(input.path + "/covered.mp4", "stream=codec_name").hasPrefix("codec_name=mjpeg\n"))
+        let (_, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try VideoFixtures.probe(output.path + "/images/video/covered.mp4", "stream=codec_name") == "codec_name=h264\ncodec_name=aac\n")
+        let page = try String(contentsOfFile: output.path + "/photos/covered.mp4.html", encoding: .utf8)
+        #expect(Self.posterColour(page).map { !($0[0] > 200 && $0[1] < 40) } == true, "the poster is the red cover: \(page)")
+    }
+
+    /// A converted video keeps its frames as timed: a gap in its timestamps is not filled with copies (a
+    /// small file claiming hours would otherwise cost hours of encoding).
+    @Test func aGapIsNotFilledWithCopiesOfAFrame() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "27",
+                                  "-vf", "setpts='if(gte(N,26),120/TB,PTS)'", "-fps_mode", "passthrough", "-c:v", "libx264",
+                                  "-pix_fmt", "yuv422p", input.path + "/gap.mkv"])
+        let (_, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = try VideoFixtures.run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                                 "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                                                                 output.path + "/images/video/gap.mkv.mp4"])
+        #expect(Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 <= 30 } == true, "\(frames) frames")
+    }
+
+    /// A video replaced while the build reads it is not stored under the old file's hash: skipped, and read
+    /// afresh by the next build.
+    @Test func aVideoChangedDuringTheBuildIsNotStoredAsTheOldOne() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), tools = try TemporaryFolder()
+        let clip = try VideoFixtures.pattern(input.path + "/clip.mp4")
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "color=blue:size=320x240:rate=25:duration=4", "-c:v", "libx264",
+                                  "-pix_fmt", "yuv420p", tools.path + "/blue.mp4"])
+        // An ffprobe that swaps the file for another once it has read it, as a sync tool might.
+        let swapper = """
+            #!/bin/sh
+            /usr/bin/ffprobe "$@"; status=$?
+            cp '\(tools.path)/blue.mp4' '\(clip)'
+            exit $status
+
+            """
+        try tools.write("ffprobe", Array(swapper.utf8))
+        try VideoFixtures.run("/bin/chmod", ["+x", tools.path + "/ffprobe"])
+        try VideoFixtures.run("/bin/ln", ["-s", "/usr/bin/ffmpeg", tools.path + "/ffmpeg"])
+        let (_, swapped) = try Self.build(input.path, output.path, environment: ["PATH": tools.path + ":/usr/bin:/bin"])
+        #expect(swapped.stderr.contains("clip.mp4: skipped: changed during the build; it is read again next time"), "\(swapped.stderr)")
+        let (_, again) = try Self.build(input.path, output.path)
+        #expect(again.status == 0, "\(again.stderr)")
+        let page = try String(contentsOfFile: output.path + "/photos/clip.mp4.html", encoding: .utf8)
+        #expect(Self.posterColour(page).map { $0[0] < 30 && $0[1] < 30 && $0[2] > 200 } == true, "the poster is the new file's: \(page)")
+    }
+
+    /// A helper dies with the build: a killed build leaves no FFmpeg running.
+    @Test func helpersDieWithTheBuild() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder(), tools = try TemporaryFolder()
+        try VideoFixtures.pattern(input.path + "/clip.mp4")
+        // An ffmpeg that takes its time, saying who it is first.
+        let slow = """
+            #!/bin/sh
+            case "$*" in *-version*) exec /usr/bin/ffmpeg "$@";; esac
+            echo $$ > '\(tools.path)/pid'
+            exec sleep 60
+
+            """
+        try tools.write("ffmpeg", Array(slow.utf8))
+        try VideoFixtures.run("/bin/chmod", ["+x", tools.path + "/ffmpeg"])
+        try VideoFixtures.run("/bin/ln", ["-s", "/usr/bin/ffprobe", tools.path + "/ffprobe"])
+        let process = Process()
+        process.executableURL = WaterfallProcess.executable
+        process.arguments = ["build", input.path, "-o", output.path, "--quiet"]
+        process.environment = ["PATH": tools.path + ":/usr/bin:/bin"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var helper: Int32?
+        for _ in 0..<400 where helper == nil {
+            usleep(25_000)
+            helper = (try? String(contentsOfFile: tools.path + "/pid", encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        let pid = try #require(helper, "the slow ffmpeg never started")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var gone = false
+        for _ in 0..<200 where !gone {
+            usleep(25_000)
+            gone = kill(pid, 0) != 0
+        }
+        if !gone { kill(pid, SIGKILL) }
+        #expect(gone, "ffmpeg (pid \(pid)) outlived the build")
     }
 
     /// The pixel limit holds for videos; without FFmpeg a video is skipped, saying how to get it.
