@@ -16,7 +16,14 @@ public struct ImageHeader: Sendable, Hashable {
     public var frames: Int
     /// A video's codecs, duration and stored size (`format` is `.video`); the size above is then its
     /// display size, orientation up.
-    public var video: VideoFacts?
+    public var video: VideoFacts? {
+        get { videoBox?.facts }
+        set { videoBox = newValue.map(VideoBox.init) }
+    }
+
+    /// `video`, boxed: a photo's header (hundreds of thousands of them in a large site) carries one
+    /// pointer for it, not a video's worth of room.
+    private var videoBox: VideoBox?
 
     public init(format: ImageFormat, pixelWidth: Int, pixelHeight: Int, orientation: Orientation = .up,
                 components: Int = 3, progressive: Bool = false, bitDepth: Int = 8, bytesRead: Int = 0, frames: Int = 1) {
@@ -41,4 +48,15 @@ public struct ImageHeader: Sendable, Hashable {
     public var height: Int { orientation.swapsWidthAndHeight ? pixelWidth : pixelHeight }
 
     public var pixelCount: Int { pixelWidth * pixelHeight }
+}
+
+/// A video's facts held by reference (`ImageHeader.video`), equal and hashed by value.
+private final class VideoBox: Sendable, Hashable {
+    let facts: VideoFacts
+
+    init(_ facts: VideoFacts) { self.facts = facts }
+
+    static func == (lhs: VideoBox, rhs: VideoBox) -> Bool { lhs.facts == rhs.facts }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(facts) }
 }
