@@ -11,6 +11,7 @@ enum BuildReportJSON {
             ("albums", .int(report.albums)),
             ("pages", .int(report.pages)),
             ("pagesRendered", .int(report.pagesRendered)),
+            ("unchanged", .bool(report.unchanged)),
             ("skipped", skipped(report.skipped)),
             ("images", .object([("made", .int(report.imagesMade)), ("kept", .int(report.imagesKept))])),
             ("cache", .object([("headers", .int(report.cachedHeaders)), ("images", .int(report.imagesKept))])),

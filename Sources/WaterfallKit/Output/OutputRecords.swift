@@ -241,6 +241,42 @@ struct OutputRecords: Sendable {
         return .other(OwnedFile(path: path, info: info, hash: hash))
     }
 
+    /// Whether every file the records name is still there as recorded (the same file, size and time stamp;
+    /// a regular file, reached without following a link at any step), looked at folder by folder on `jobs`
+    /// cores. Only for records that all came from a manifest (then no path is named twice).
+    func allUnchanged(under root: FolderHandle, jobs: Int) -> Bool {
+        guard isManifestOnly, earlier.isEmpty else { return false }
+        // Runs of records in one folder: the manifest lists them sorted by path, so a folder's are together
+        // (a folder seen again later only starts another run).
+        var runs: [(folder: String, slots: Range<Int>)] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            var folder: ArraySlice<UInt8>? = nil
+            for (index, entry) in all.enumerated() {
+                let path = buffer[entry.start..<entry.start + entry.count]
+                let slash = path.lastIndex(of: UInt8(ascii: "/"))
+                let own = slash.map { path[path.startIndex..<$0] } ?? path[path.startIndex..<path.startIndex]
+                if let current = folder, current.elementsEqual(own) { continue }
+                if let current = folder { runs.append((String(decoding: current, as: UTF8.self), start..<index)) }
+                folder = ArraySlice(own)
+                start = index
+            }
+            if let current = folder { runs.append((String(decoding: current, as: UTF8.self), start..<all.count)) }
+        }
+        let entries = all, names = bytes
+        let checked = runs.parallelMap(jobs: jobs) { run -> Bool in
+            guard let handle = try? (run.folder.isEmpty ? root : root.folder(path: run.folder, create: false)) else { return false }
+            for slot in run.slots {
+                let entry = entries[slot]
+                let path = names[entry.start..<entry.start + entry.count]
+                let name = Array(path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex)...])
+                guard let info = handle.status(bytes: name), EntryKind(info.st_mode) == .file, entry.isUnchanged(info) else { return false }
+            }
+            return true
+        }
+        return !checked.contains(false)
+    }
+
     /// Writes the manifest for `files` as the new file `name` in `folder`, sorted by path bytes so the same
     /// site gives the same order; in blocks, never whole in memory.
     static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle) throws(FileSystemError) {

@@ -69,6 +69,29 @@ struct SiteWriter {
         legacyPaths = Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
     }
 
+    // MARK: - The last build's plan
+
+    /// The memo the last finished build left beside its manifest (`PlanMemo`), when that manifest is still
+    /// the one on disk and its records came from it alone.
+    func lastPlan() -> PlanMemo? {
+        // Anything at the journal's name (a stopped build's journal, or a thing planted there) is for the
+        // full build to deal with.
+        guard records.isManifestOnly, legacyPaths.isEmpty, state.kind(OutputRecords.journalName) == nil else { return nil }
+        return PlanMemo.read(from: state)
+    }
+
+    /// Whether every file of the last build is still as its record says: with an equal `lastPlan`, the
+    /// site is the one this build would write.
+    func lastBuildIsIntact(jobs: Int = Parallelism.available) -> Bool {
+        records.count > 0 && records.allUnchanged(under: root, jobs: jobs)
+    }
+
+    /// After a build is committed: the memo of its plan, for the next build.
+    mutating func recordPlan(_ memo: PlanMemo) {
+        if PlanMemo.read(from: state) == memo { return }
+        memo.write(to: state, temporary: nextTemporary(), through: tmp)
+    }
+
     // MARK: - Plan
 
     /// Checks every path the build will write; throws at the first problem, having written nothing.

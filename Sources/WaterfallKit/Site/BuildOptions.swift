@@ -53,6 +53,9 @@ public struct BuildReport: Sendable {
     public var pages = 0
     /// Pages rendered by this build; the rest were kept, made from the same inputs as before.
     public var pagesRendered = 0
+    /// The site was found exactly as the last build left it, from the same inputs: nothing was planned,
+    /// checked or written again (`PlanMemo`).
+    public var unchanged = false
     /// Photos whose header came from the cache instead of the file.
     public var cachedHeaders = 0
     /// Seconds per stage, in pipeline order: scan, images, pages (rendered and written).

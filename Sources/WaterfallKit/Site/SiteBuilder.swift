@@ -63,6 +63,20 @@ public struct SiteBuilder: Sendable {
                           scanned: scanned, albums: 0, pages: 0)
         }
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
+        let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
+        let rootTitle = Self.folderName(options.input)
+        let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
+                                       pages: pages, assets: assets, rootTitle: rootTitle, input: options.input, jobs: options.jobs)
+        // Nothing new, and the last build's site untouched: it is already the site this build would write.
+        if derived.made == 0, let memo = writer.lastPlan(), memo.inputs == inputs, writer.lastBuildIsIntact(jobs: options.jobs) {
+            cache.writeIndex(photos: names)  // at once, when nothing was saved
+            warnAboutPhotosInOutput(writer)
+            timer.lap("pages")
+            var report = finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
+                                scanned: scanned, albums: memo.albums, pages: memo.pages)
+            report.unchanged = true
+            return report
+        }
 
         // The cache is brought up to date before the album tree is built and the site written, so that its
         // entries (some 50 MB for 100,000 photos) are not held meanwhile: nothing after this reads them.
@@ -70,17 +84,17 @@ public struct SiteBuilder: Sendable {
         _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
         cache.writeIndex(photos: names)
         cache.forgetEntries()
-        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: Self.folderName(options.input),
+        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle,
                               settings: albumSettings, input: options.input, warn: { observe(.warning($0)) })
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.
         let photoCount = derived.photos.count
         derived.photos = []
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
-        let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let pageCount = pages.paths(root).count
         let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
                                 originals: configuration.originals, into: &writer)
+        writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: photoCount, skipped: skipped, written: written, derived: derived,
                       scanned: scanned, albums: root.all.count, pages: pageCount)

@@ -31,10 +31,11 @@ struct IncrementalBuildTests {
         let build = ["build", input.path, "--templates", theme.path, "--cache-dir", cache.path]
 
         let first = try report(build + ["-o", output.path])
-        #expect(first["pages"] as? Int == 10 && first["pagesRendered"] as? Int == 10)
-        // Nothing changed: no page is rendered.
+        #expect(first["pages"] as? Int == 10 && first["pagesRendered"] as? Int == 10 && first["unchanged"] as? Bool == false)
+        // Nothing changed: no page is rendered, and the site is found as it was, not planned again.
         let again = try report(build + ["-o", output.path])
-        #expect(again["pagesRendered"] as? Int == 0)
+        #expect(again["pagesRendered"] as? Int == 0 && again["unchanged"] as? Bool == true)
+        #expect(again["pages"] as? Int == 10 && again["albums"] as? Int == 2 && again["photos"] as? Int == 8)
 
         let edits: [(String, () throws -> Void)] = [
             ("a caption", { try input.write("IMG_2.jpg.txt", Array("Harbour\nAt dawn".utf8)) }),
@@ -55,6 +56,10 @@ struct IncrementalBuildTests {
                 try input.write("waterfall.json", Array(#"{"perPage": 2, "originals": "copy", "baseURL": "https://example.org/p/"}"#.utf8))
             }),
             ("a removed photo", { try FileManager.default.removeItem(atPath: input.path + "/Trip/IMG_7.jpg") }),
+            ("a theme asset", {
+                let css = theme.path + "/assets/waterfall.css"
+                try Data((try String(contentsOfFile: css, encoding: .utf8) + "\n/* edited */\n").utf8).write(to: URL(fileURLWithPath: css))
+            }),
         ]
         for (change, edit) in edits {
             try edit()
@@ -64,11 +69,62 @@ struct IncrementalBuildTests {
             let (a, b) = (try contents(output.path), try contents(fresh.path))
             #expect(a.keys.sorted() == b.keys.sorted(), "after \(change)")
             for (path, bytes) in b where a[path] != bytes { Issue.record("after \(change): \(path) differs from a fresh build") }
-            #expect((incremental["pagesRendered"] as? Int ?? 0) > 0, "after \(change)")
+            #expect(incremental["unchanged"] as? Bool == false, "after \(change)")
+            if change != "a theme asset" { #expect((incremental["pagesRendered"] as? Int ?? 0) > 0, "after \(change)") }
         }
         // And once more with nothing changed: every page is kept.
         let last = try report(build + ["-o", output.path])
-        #expect(last["pagesRendered"] as? Int == 0)
+        #expect(last["pagesRendered"] as? Int == 0 && last["unchanged"] as? Bool == true)
+    }
+
+    /// A site found as the last build left it is not planned again; any change to it, or to what records
+    /// it, is seen, and the build then gives the site a fresh build gives.
+    @Test func anUntouchedSiteIsNotPlannedAgainAndAnyChangeToItIsSeen() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        for index in 1...4 { try input.copy(Fixtures.conformance("exif-orientation/Landscape_\(index).jpg"), as: "IMG_\(index).jpg") }
+        let build = ["build", input.path, "-o", output.path]
+        _ = try report(build)
+        #expect(try report(build)["unchanged"] as? Bool == true)
+        let fresh = try TemporaryFolder()
+        _ = try report(["build", input.path, "-o", fresh.path])
+        let expected = try contents(fresh.path)
+        let changes: [(String, () throws -> Void)] = [
+            ("an image deleted", { try FileManager.default.removeItem(atPath: output.path + "/images/500/IMG_2.jpg") }),
+            ("a page rewritten with its own bytes", {
+                let page = output.path + "/photos/IMG_3.jpg.html"
+                try Data(try Fixtures.bytes(page)).write(to: URL(fileURLWithPath: page))
+            }),
+            ("the memo damaged", { try Data("waterfall-plan-1\nnonsense\n".utf8).write(to: URL(fileURLWithPath: output.path + "/.waterfall/plan")) }),
+            ("the manifest rewritten", {
+                let manifest = output.path + "/.waterfall/manifest.json"
+                let bytes = try Fixtures.bytes(manifest)
+                try FileManager.default.removeItem(atPath: manifest)
+                try Data(bytes).write(to: URL(fileURLWithPath: manifest))
+            }),
+        ]
+        for (change, edit) in changes {
+            try edit()
+            let rebuilt = try report(build)
+            #expect(rebuilt["unchanged"] as? Bool == false, "after \(change)")
+            let site = try contents(output.path)
+            #expect(site.keys.sorted() == expected.keys.sorted(), "after \(change)")
+            for (path, bytes) in expected where site[path] != bytes { Issue.record("after \(change): \(path) differs from a fresh build") }
+            #expect(try report(build)["unchanged"] as? Bool == true, "after \(change), built again")
+        }
+        // A page edited by hand is no longer Waterfall's: the build stops, as ever, rather than call it unchanged.
+        let page = output.path + "/index.html"
+        try Data((try String(contentsOfFile: page, encoding: .utf8)).replacingOccurrences(of: "</body>", with: "<!-- mine --></body>").utf8)
+            .write(to: URL(fileURLWithPath: page))
+        let edited = try WaterfallProcess.run(build + ["--quiet"])
+        #expect(edited.status == 1 && edited.stderr.contains("was not written by Waterfall"), "\(edited.stderr)")
+        try FileManager.default.removeItem(atPath: page)
+        #expect(try report(build)["unchanged"] as? Bool == false)
+        #expect(try contents(output.path) == expected)
+        // A folder of the site replaced by a link: refused, as ever (the memo does not look through it).
+        try FileManager.default.moveItem(atPath: output.path + "/photos", toPath: output.path + "/elsewhere")
+        #expect(symlink(output.path + "/elsewhere", output.path + "/photos") == 0)
+        let refused = try WaterfallProcess.run(build + ["--quiet"])
+        #expect(refused.status == 1 && refused.stderr.contains("symbolic link"), "\(refused.stderr)")
     }
 
     /// Pages made by another build of Waterfall are rendered again, even under the same version number: the

@@ -1,0 +1,81 @@
+/// The digest of everything a build's site is made from once its images are known: the settings, the
+/// albums' settings, the theme (its templates and assets, with the renderer's identity: `SitePages`'s
+/// digests), the top folder's name, and every published photo, in order, with its derived images.
+///
+/// The album tree, the site's names, every page's inputs and the plan of the output are functions of these
+/// alone. So when a build's digest is the one the last finished build recorded beside its manifest, and every
+/// file that manifest lists is still the file it recorded, the site is already the one this build would
+/// write, and nothing needs working out again (`SiteWriter.lastPlan`). A new field of `Photo`,
+/// `DerivedFile`, `ImageHeader` or `PhotoFacts` is a new line here (SiteInputsTests lists their fields).
+enum SiteInputs {
+    /// Bump when what a site is made from gains an input this digest does not see.
+    static let version = "site-inputs-1"
+
+    static func digest(photos: [PublishedPhoto], configuration: SiteConfiguration,
+                       albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings], pages: SitePages,
+                       assets: [(path: String, bytes: [UInt8])], rootTitle: String, input: String,
+                       jobs: Int = Parallelism.available) -> ContentDigest {
+        var builder = DigestBuilder(capacity: 16 * photos.count + 4096)
+        builder.add(version)
+        builder.add(pages.siteDigest)
+        builder.add(pages.galleryDigest)
+        // Plain structs, enums and arrays of them: the same text for the same values in every run.
+        builder.add(String(reflecting: configuration))
+        for (folder, settings) in albumSettings.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            builder.add(String(decoding: folder, as: UTF8.self))
+            builder.add(folder.count)
+            builder.add(String(reflecting: settings))
+        }
+        builder.add(assets.count)
+        for asset in assets {
+            builder.add(asset.path)
+            builder.add(ContentDigest.of(asset.bytes))
+        }
+        builder.add(rootTitle)
+        builder.add(input)
+        builder.add(photos.count)
+        // A digest per photo, on every core: no buffer of all 100,000 photos' bytes at once.
+        for digest in photos.parallelMap(jobs: jobs, digest) { builder.add(digest) }
+        return builder.digest
+    }
+
+    private static func digest(_ published: PublishedPhoto) -> ContentDigest {
+        var builder = DigestBuilder(capacity: 512)
+        let photo = published.photo
+        builder.add(photo.source)
+        builder.add(photo.name)
+        builder.add(photo.content)
+        builder.add(photo.status.size)
+        builder.add(photo.status.modified)
+        let header = photo.header
+        builder.add(header.format.rawValue)
+        for value in [header.pixelWidth, header.pixelHeight, header.orientation.rawValue, header.frames] { builder.add(value) }
+        if let video = header.video {
+            builder.add(String(reflecting: video))
+        } else {
+            builder.add(nil as String?)
+        }
+        builder.add(photo.caption?.title)
+        builder.add(photo.caption?.description)
+        builder.add(photo.facts.summary)
+        builder.add(photo.facts.takenText)
+        builder.add(photo.facts.taken ?? Int.min)
+        builder.add(photo.facts.description)
+        builder.add(published.images.count)
+        for image in published.images {
+            builder.add(image.label)
+            builder.add(image.size)
+            builder.add(image.delivery.rawValue)
+            builder.add("\(image.role)")
+            builder.add(image.key)
+            builder.add(image.width)
+            builder.add(image.height)
+            builder.add(image.format.rawValue)
+            builder.add(image.stored)
+            builder.add(image.hash != nil)
+            if let hash = image.hash { builder.add(hash) }
+            builder.add(image.averageColor?.hex)
+        }
+        return builder.digest
+    }
+}
