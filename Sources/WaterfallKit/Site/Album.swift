@@ -22,11 +22,10 @@ struct Album: Sendable {
     var all: [Album] { [self] + children.flatMap(\.all) }
 
     /// Builds the album tree of `photos`, each album sorted by its own settings (or the top folder's).
-    /// Folders are told apart byte for byte (two spellings of one name are two albums). `warn` hears about
-    /// settings that name no photo (their files named under `input`).
+    /// Folders are told apart byte for byte (two spellings of one name are two albums). A `cover` that names
+    /// no photo of its album leaves the album's first photo the cover (`coverWarnings` says so).
     static func tree(of photos: [PublishedPhoto], configuration: SiteConfiguration, rootTitle: String,
-                     settings: [[UInt8]: SiteConfiguration.AlbumSettings], input: String = "",
-                     jobs: Int = Parallelism.available, warn: (String) -> Void = { _ in }) -> Album {
+                     settings: [[UInt8]: SiteConfiguration.AlbumSettings], jobs: Int = Parallelism.available) -> Album {
         var byAlbum: [[UInt8]: [PublishedPhoto]] = [:]
         var folders: [[UInt8]: String] = [[]: ""]
         var childrenOf: [[UInt8]: [String]] = [:]
@@ -54,14 +53,7 @@ struct Album: Sendable {
             let children = NaturalOrder.sorted(childrenOf[key] ?? [], by: { $0 }).map(build)
             let sorted = ordered[key] ?? []
             var cover = sorted.first ?? children.first?.cover
-            if let name = own.cover {
-                if let named = sorted.first(where: { $0.photo.fileName == name }) {
-                    cover = named
-                } else {
-                    warn("\(PathText.display(FolderPath.join(input, SitePath.join(path, "waterfall.json")))): 'cover' names \(PathText.display(name)), "
-                        + "which is not a photo of this album; its first photo is the cover")
-                }
-            }
+            if let name = own.cover, let named = sorted.first(where: { $0.photo.fileName == name }) { cover = named }
             let folderName = String(path.split(separator: "/").last ?? "")
             return Album(path: path, sitePath: path,
                          title: own.title ?? (path.isEmpty ? configuration.title ?? rootTitle : folderName),
@@ -70,6 +62,27 @@ struct Album: Sendable {
                          totalPhotos: sorted.count + children.reduce(0) { $0 + $1.totalPhotos })
         }
         return build("")
+    }
+
+    /// One line for each album's settings whose `cover` names no photo of that album (their files named
+    /// under `input`), in the albums' byte order. An album is a folder with photos in it or below it.
+    static func coverWarnings(of photos: [PublishedPhoto], settings: [[UInt8]: SiteConfiguration.AlbumSettings],
+                              input: String) -> [String] {
+        let named = settings.filter { $0.value.cover != nil }
+        guard !named.isEmpty else { return [] }
+        var albums: Set<[UInt8]> = [[]]
+        var names: Set<[UInt8]> = []  // album, a 0 byte, file name: the photos directly in each album
+        for published in photos {
+            var folder = published.photo.album
+            names.insert(Array(folder.utf8) + [0] + Array(published.photo.fileName.utf8))
+            while !folder.isEmpty, albums.insert(Array(folder.utf8)).inserted { folder = SitePath.folder(of: folder) }
+        }
+        return named.sorted { $0.key.lexicographicallyPrecedes($1.key) }.compactMap { key, own in
+            guard albums.contains(key), let name = own.cover, !names.contains(key + [0] + Array(name.utf8)) else { return nil }
+            let path = String(decoding: key, as: UTF8.self)
+            return "\(PathText.display(FolderPath.join(input, SitePath.join(path, "waterfall.json")))): 'cover' names \(PathText.display(name)), "
+                + "which is not a photo of this album; its first photo is the cover"
+        }
     }
 
     /// Name order is natural file-name order; date order is when taken (the file's time stamp when the photo

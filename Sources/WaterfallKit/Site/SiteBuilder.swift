@@ -63,6 +63,7 @@ public struct SiteBuilder: Sendable {
                           scanned: scanned, albums: 0, pages: 0)
         }
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
+        for warning in Album.coverWarnings(of: derived.photos, settings: albumSettings, input: options.input) { observe(.warning(warning)) }
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let rootTitle = Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
@@ -84,8 +85,7 @@ public struct SiteBuilder: Sendable {
         _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
         cache.writeIndex(photos: names)
         cache.forgetEntries()
-        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle,
-                              settings: albumSettings, input: options.input, warn: { observe(.warning($0)) })
+        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: albumSettings)
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.
         let photoCount = derived.photos.count
         derived.photos = []
