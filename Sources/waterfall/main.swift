@@ -5,6 +5,11 @@ import Darwin
 #endif
 import WaterfallKit
 
+// A decoder process (DecoderPool): the same binary, asked to read photos handed over on descriptor 3.
+if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == DecoderProgram.argument {
+    exit(DecoderProgram.serve())
+}
+
 // A parent may hand down a signal mask that blocks SIGTERM and SIGINT (test runners, some CI agents);
 // `build --watch` must still stop when asked.
 var stopSignals = sigset_t()

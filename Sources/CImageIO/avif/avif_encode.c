@@ -66,7 +66,7 @@ int32_t wf_avif_matched_quality(int32_t speed) {
     return speed <= 6 ? 73 : speed == 7 ? 76 : speed == 8 ? 78 : 83;
 }
 
-wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+wf_derive_status wf_write_avif(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int speed, const uint8_t *icc, size_t icc_length, char *message,
                                size_t size) {
     if (!avifCodecName(AVIF_CODEC_CHOICE_AOM, AVIF_CODEC_FLAG_CAN_ENCODE)) {
@@ -115,7 +115,7 @@ wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t
         status = result == AVIF_RESULT_OUT_OF_MEMORY ? WF_DERIVE_ERR_LIMIT : WF_DERIVE_ERR_WRITE;
         goto done;
     }
-    status = wf_write_output(path, encoded.data, encoded.size, message, size);
+    status = wf_output_keep(out, encoded.data, encoded.size, message, size);
 done:
     avifRWDataFree(&encoded);
     if (encoder) avifEncoderDestroy(encoder);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "derive.h"
+#include "output_file.h"
 #include "resample_kernels.h"
 #include "source_file.h"
 
@@ -343,18 +344,11 @@ static int sink_take(resampling_sink *s, wf_raster *out) {
     return 0;
 }
 
-/* Opens the source and decodes it into `sink`. */
-static void decode_file(const char *path, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
+/* Decodes the open file `fd` (from its start) into `sink`. */
+static void decode_file(int fd, wf_format format, const wf_decode_options *options, wf_pixel_sink *sink,
                         wf_decode_outcome *outcome) {
-    wf_source_failure failure;
-    int fd = wf_open_source(path, &failure);
-    if (fd < 0) {
-        wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "%s", failure.reason);
-        return;
-    }
     wf_stream *stream = malloc(sizeof *stream);
     if (!stream) {
-        close(fd);
         wf_outcome_fail(outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
@@ -373,7 +367,6 @@ static void decode_file(const char *path, wf_format format, const wf_decode_opti
         wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", wf_describe_errno(stream->read_errno, text, sizeof text));
     }
     free(stream);
-    close(fd);
 }
 
 /* The header reader's verdict as a derive failure. */
@@ -420,8 +413,8 @@ static int normalise(const wf_derive_request *request, wf_derive_request *r, wf_
 }
 
 /* Reads the header into `out->source` and refuses what cannot or must not be decoded; 0 when fine. */
-static int check_source(const char *source, const wf_derive_request *r, wf_derive_result *out) {
-    wf_read_header_path(source, &out->source);
+static int check_source(int source, const wf_derive_request *r, wf_derive_result *out) {
+    wf_read_header_fd(source, &out->source);
     const wf_header *header = &out->source;
     if (header->status != WF_OK) {
         refuse_header(out);
@@ -484,7 +477,7 @@ static wf_format output_format(const wf_derive_request *r, int has_alpha) {
 }
 
 /* Turns `image` (stored orientation) upright and writes it; fills `out` on success. */
-static void emit(const wf_raster *image, int has_alpha, const wf_derive_request *r, const char *output,
+static void emit(const wf_raster *image, int has_alpha, const wf_derive_request *r, wf_encoded *output,
                  const wf_decode_outcome *decoded, wf_derive_result *out) {
     wf_raster turned;
     if (wf_raster_orient(image, &turned) != 0) {
@@ -532,8 +525,8 @@ static void emit(const wf_raster *image, int has_alpha, const wf_derive_request 
 
 /* The photo's own coefficients instead of emit, where the derived image would be the photo itself: same
  * size, upright, opaque, JPEG out. 1 when it answered for `out` (made or failed), 0 when emit should. */
-static int copy_instead(const char *source, const wf_raster *image, int has_alpha, uint32_t denominator,
-                        const wf_derive_request *r, const wf_decode_options *options, const char *output,
+static int copy_instead(int source, const wf_raster *image, int has_alpha, uint32_t denominator,
+                        const wf_derive_request *r, const wf_decode_options *options, wf_encoded *output,
                         const wf_decode_outcome *decoded, wf_derive_result *out) {
     const wf_header *h = &out->source;
     uint32_t width = image->width, height = image->height;
@@ -609,6 +602,35 @@ void wf_derive(const char *source, const char *output, const wf_derive_request *
 void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
                    wf_derive_result *results) {
     if (count == 0) return;
+    wf_source_failure failure;
+    int fd = wf_open_source(source, &failure);
+    if (fd < 0) {
+        for (size_t i = 0; i < count; i++) {
+            memset(&results[i], 0, sizeof results[i]);
+            fail(&results[i], WF_DERIVE_ERR_READ, "%s", failure.reason);
+        }
+        return;
+    }
+    wf_encoded *encoded = calloc(count, sizeof *encoded);
+    if (!encoded) {
+        for (size_t i = 0; i < count; i++) fail(&results[i], WF_DERIVE_ERR_LIMIT, "out of memory");
+    } else {
+        wf_derive_set_fd(fd, requests, count, results, encoded);
+        for (size_t i = 0; i < count; i++) {
+            if (results[i].status == WF_DERIVE_OK) {
+                wf_derive_status status = wf_output_save(outputs[i], &encoded[i], results[i].message, sizeof results[i].message);
+                if (status != WF_DERIVE_OK) results[i].status = status;
+            }
+            wf_encoded_free(&encoded[i]);
+        }
+        free(encoded);
+    }
+    close(fd);
+}
+
+void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t count, wf_derive_result *results,
+                      wf_encoded *outputs) {
+    if (count == 0) return;
     wf_derive_request *r = calloc(count, sizeof *r);
     for (size_t i = 0; i < count; i++) memset(&results[i], 0, sizeof results[i]);
     if (!r) {
@@ -643,7 +665,7 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
         wf_derive_request animation = r[i];
         if (requests[i].quality == 0 && animation.encode_format != 0) animation.quality = DEFAULT_ANIMATED_WEBP_QUALITY;
         uint64_t start = now_ns();  /* frames are decoded and encoded in turn: counted as encoding */
-        wf_write_animated_webp(source, &header, &animation, outputs[i], &results[i]);
+        wf_write_animated_webp(source, &header, &animation, &outputs[i], &results[i]);
         results[i].encode_ns = now_ns() - start;
     }
     if (stills == 0) {
@@ -759,9 +781,9 @@ void wf_derive_set(const char *source, const wf_derive_request *requests, const 
             done_flags[j] = 1;
             results[j].scale_denom = (int32_t)denominator;
             if (missing) fail(&results[j], WF_DERIVE_ERR_LIMIT, "out of memory");
-            else if (!copy_instead(source, &sized, has_alpha, denominator, &r[j], &options, outputs[j], &outcome,
+            else if (!copy_instead(source, &sized, has_alpha, denominator, &r[j], &options, &outputs[j], &outcome,
                                    &results[j]))
-                emit(&sized, has_alpha, &r[j], outputs[j], &outcome, &results[j]);
+                emit(&sized, has_alpha, &r[j], &outputs[j], &outcome, &results[j]);
         }
         if (same_as_primary || missing) continue;
         free_unless_image(&from, &image);
@@ -801,11 +823,19 @@ void wf_decode_image_by_libheif(const char *path, wf_image *out) { decode_image(
 
 static void decode_image(const char *path, int libheif_only, wf_image *out) {
     memset(out, 0, sizeof *out);
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
+    if (fd < 0) {
+        out->status = WF_DERIVE_ERR_READ;
+        snprintf(out->message, sizeof out->message, "%s", failure.reason);
+        return;
+    }
     wf_header header;
-    wf_read_header_path(path, &header);
+    wf_read_header_fd(fd, &header);
     if (header.status != WF_OK || !wf_is_decodable(header.format)) {
         out->status = WF_DERIVE_ERR_READ;
         snprintf(out->message, sizeof out->message, "%s", header.message[0] ? header.message : "unsupported format");
+        close(fd);
         return;
     }
     resampling_sink sink = {0};
@@ -813,7 +843,8 @@ static void decode_image(const char *path, int libheif_only, wf_image *out) {
     wf_decode_options options = {.scale_denom = 1, .max_scans = DEFAULT_MAX_SCANS, .max_memory = default_max_memory,
                                  .libheif_only = libheif_only};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
-    decode_file(path, header.format, &options, &callbacks, &outcome);
+    decode_file(fd, header.format, &options, &callbacks, &outcome);
+    close(fd);
     free(outcome.icc);
     out->status = outcome.status;
     snprintf(out->message, sizeof out->message, "%s", outcome.message);

@@ -67,10 +67,11 @@ void wf_decode_webp(wf_stream *stream, const wf_decode_options *options, wf_pixe
 /* GIF: the first frame composed onto the logical screen; RGBA. */
 void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 
-/* An animated GIF or WebP as an animated WebP fitting the request's box (every frame resampled), with no
- * metadata. `out` is filled as wf_derive_set fills it (output_format WF_FORMAT_WEBP). */
-void wf_write_animated_webp(const char *source, const wf_header *header, const wf_derive_request *request,
-                            const char *output, wf_derive_result *out);
+/* An animated GIF or WebP (the open file `source`) as an animated WebP fitting the request's box (every frame
+ * resampled), with no metadata, into `output`. `out` is filled as wf_derive_set fills it (output_format
+ * WF_FORMAT_WEBP). */
+void wf_write_animated_webp(int source, const wf_header *header, const wf_derive_request *request,
+                            wf_encoded *output, wf_derive_result *out);
 
 /* The largest size that fits the box (0 = unbounded on that axis), never larger than the image; exact on the
  * limiting axis, the other rounded to nearest and at least 1. */
@@ -202,24 +203,24 @@ void wf_ycc_split_free(wf_ycc_split *s);
 int wf_ycc_split_take(wf_ycc_split *s, uint8_t *luma);
 void wf_ycc_split_chroma(const wf_ycc_split *s, uint8_t *cb, uint8_t *cr);
 
-/* ---- encoders; on failure the partial file is removed ---- */
+/* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
 
-wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+wf_derive_status wf_write_jpeg(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size);
 /* Y, Cb, Cr planes at 4:2:0 (plane_count 3: Y width × height, Cb and Cr ceil(width / 2) × ceil(height / 2)) or
  * one gray plane, as a baseline JPEG by the same encoder; each plane padded to whole blocks by repeating its
  * last column and row. The bytes are those of libjpeg's jpeg_write_raw_data on the planes so padded. */
-wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
+wf_derive_status wf_write_jpeg_planes(wf_encoded *out, const wf_plane *planes, int plane_count, int quality,
                                       const uint8_t *icc, size_t icc_length, char *message, size_t size);
-wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+wf_derive_status wf_write_png(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size);
-/* The lossless path (jpeg_copy.c): writes `path` from the source JPEG's DCT coefficients, metadata stripped
- * but `icc`, when the source is width × height, 8-bit YCbCr 4:2:0 or gray, and quantised no finer than
- * `quality`. Returns 0 when it is not (nothing written: encode as usual), 1 when it answered; then `status`
- * says whether the copy was made (on failure the partial file is removed and `message` says why). */
-int wf_copy_jpeg(const char *source, const char *path, uint32_t width, uint32_t height, int quality,
+/* The lossless path (jpeg_copy.c): `out` from the source JPEG's DCT coefficients (read from `source`, an open
+ * file), metadata stripped but `icc`, when the source is width × height, 8-bit YCbCr 4:2:0 or gray, and
+ * quantised no finer than `quality`. Returns 0 when it is not (nothing made: encode as usual), 1 when it
+ * answered; then `status` says whether the copy was made (on failure `message` says why). */
+int wf_copy_jpeg(int source, wf_encoded *out, uint32_t width, uint32_t height, int quality,
                  const wf_decode_options *options, const uint8_t *icc, size_t icc_length, wf_derive_status *status,
                  char *message, size_t size);
 /* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default. On 500 px tiles
@@ -228,12 +229,12 @@ int wf_copy_jpeg(const char *source, const char *path, uint32_t width, uint32_t 
 #define WF_WEBP_METHOD 4
 /* Lossy WebP, RGB(A) (gray expanded), alpha lossless; the ICC profile as an ICCP chunk (a GRAY profile is
  * dropped: `*icc_kept` says whether it went in). Single-threaded: the same pixels give the same bytes. */
-wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+wf_derive_status wf_write_webp(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int method, const uint8_t *icc, size_t icc_length, int *icc_kept,
                                char *message, size_t size);
 /* AVIF by libaom: 8-bit full-range YUV 4:2:0 (4:0:0 for gray), alpha lossless, the ICC profile or else
  * nclx 1/13/6 (sRGB). One thread: the same pixels give the same bytes. `speed` 0-10, `quality` 1-100. */
-wf_derive_status wf_write_avif(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+wf_derive_status wf_write_avif(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int speed, const uint8_t *icc, size_t icc_length, char *message,
                                size_t size);
 

@@ -63,6 +63,13 @@ void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out) 
     read_stream(&stream, out);
 }
 
+void wf_read_header_fd(int fd, wf_header *out) {
+    reset(out);
+    wf_stream stream;
+    wf_stream_init_fd(&stream, fd);
+    read_stream(&stream, out);
+}
+
 void wf_read_header_path(const char *path, wf_header *out) {
     reset(out);
     wf_source_failure failure;
@@ -71,8 +78,6 @@ void wf_read_header_path(const char *path, wf_header *out) {
         wf_fail(out, failure.is_directory ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", failure.reason);
         return;
     }
-    wf_stream stream;
-    wf_stream_init_fd(&stream, fd);
-    read_stream(&stream, out);
+    wf_read_header_fd(fd, out);
     close(fd);
 }

@@ -76,6 +76,13 @@ void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *m
     read_stream(&stream, metadata);
 }
 
+void wf_read_metadata_fd(int fd, wf_metadata *metadata) {
+    reset(metadata);
+    wf_stream stream;
+    wf_stream_init_fd(&stream, fd);
+    read_stream(&stream, metadata);
+}
+
 void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
     reset(metadata);
     wf_source_failure failure;
@@ -84,8 +91,6 @@ void wf_read_metadata_path(const char *path, wf_metadata *metadata) {
         wf_metadata_fail(metadata, failure.is_directory ? WF_ERR_DIRECTORY : WF_ERR_IO, "%s", failure.reason);
         return;
     }
-    wf_stream stream;
-    wf_stream_init_fd(&stream, fd);
-    read_stream(&stream, metadata);
+    wf_read_metadata_fd(fd, metadata);
     close(fd);
 }

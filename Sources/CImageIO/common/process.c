@@ -53,7 +53,7 @@ static void child(const wf_process *p, pid_t parent, int null_fd, int out_w, int
     setpgid(0, 0);
     /* It dies with the build (its wall-clock limit is the parent's to enforce), and it starts with no signal
        blocked and default dispositions, whatever the forking thread had (a dispatch worker blocks most). */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (!p->outlives_thread) prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
     sigset_t none;
     sigemptyset(&none);
@@ -119,16 +119,20 @@ static void drain(int *fd, char *buffer, size_t capacity, int tail, size_t *leng
     }
 }
 
-void wf_process_run(const wf_process *p, wf_process_result *r) {
-    memset(r, 0, sizeof *r);
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, report[2] = {-1, -1};
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+/* Forks and execs `p` with stdin /dev/null, stdout `out_w`, stderr `err_w` (-1: /dev/null), and p's input and
+   output as 3 and 4; returns its pid once exec has happened, or -1 with *error set (nothing left running). */
+static pid_t start(const wf_process *p, int out_w, int err_w, int *error) {
+    pid_t pid = -1;
+    int report[2] = {-1, -1};
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
     /* Copies above the numbers the child's dup2s write, so no dup2 overwrites a source it still needs. */
     int input = p->input_fd >= 0 ? fcntl(p->input_fd, F_DUPFD_CLOEXEC, 10) : -1;
     int output = p->output_fd >= 0 ? fcntl(p->output_fd, F_DUPFD_CLOEXEC, 10) : -1;
-    if (null_fd < 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0
-        || (p->input_fd >= 0 && input < 0) || (p->output_fd >= 0 && output < 0)) {
-        r->errno_value = errno;
+    int out = out_w >= 0 ? fcntl(out_w, F_DUPFD_CLOEXEC, 10) : -1;
+    int err = err_w >= 0 ? fcntl(err_w, F_DUPFD_CLOEXEC, 10) : -1;
+    if (null_fd < 0 || pipe2(report, O_CLOEXEC) != 0 || (p->input_fd >= 0 && input < 0)
+        || (p->output_fd >= 0 && output < 0) || (out_w >= 0 && out < 0) || (err_w >= 0 && err < 0)) {
+        *error = errno;
         goto done;
     }
     /* The report pipe's end too: the child moves it to 5 last, after 0-4 are written. */
@@ -136,30 +140,55 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
     close_quietly(&report[1]);
     report[1] = report_high;
     if (report[1] < 0) {
-        r->errno_value = errno;
+        *error = errno;
         goto done;
     }
     pid_t parent = getpid();
-    pid_t pid = fork();
+    pid = fork();
     if (pid < 0) {
-        r->errno_value = errno;
+        *error = errno;
         goto done;
     }
-    if (pid == 0) child(p, parent, null_fd, out[1], err[1], input, output, report[1]);
+    if (pid == 0) child(p, parent, null_fd, out >= 0 ? out : null_fd, err >= 0 ? err : null_fd, input, output, report[1]);
     setpgid(pid, pid); /* also in the parent, so the group exists before any kill */
-    close_quietly(&out[1]);
-    close_quietly(&err[1]);
     close_quietly(&report[1]);
-
     int failure = 0;
     ssize_t got;
     do got = read(report[0], &failure, sizeof failure); while (got < 0 && errno == EINTR);
-    close_quietly(&report[0]);
     if (got == (ssize_t)sizeof failure) {
-        r->errno_value = failure;
+        *error = failure;
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+        pid = -1;
+    }
+done:
+    close_quietly(&report[0]);
+    close_quietly(&report[1]);
+    close_quietly(&null_fd);
+    close_quietly(&input);
+    close_quietly(&output);
+    close_quietly(&out);
+    close_quietly(&err);
+    return pid;
+}
+
+pid_t wf_process_start(const wf_process *p) {
+    int error = 0;
+    pid_t pid = start(p, -1, -1, &error);
+    if (pid < 0) errno = error;
+    return pid;
+}
+
+void wf_process_run(const wf_process *p, wf_process_result *r) {
+    memset(r, 0, sizeof *r);
+    int out[2] = {-1, -1}, err[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+        r->errno_value = errno;
         goto done;
     }
+    pid_t pid = start(p, out[1], err[1], &r->errno_value);
+    close_quietly(&out[1]);
+    close_quietly(&err[1]);
+    if (pid < 0) goto done;
     r->started = 1;
 
     fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -215,9 +244,4 @@ done:
     close_quietly(&out[1]);
     close_quietly(&err[0]);
     close_quietly(&err[1]);
-    close_quietly(&report[0]);
-    close_quietly(&report[1]);
-    close_quietly(&null_fd);
-    close_quietly(&input);
-    close_quietly(&output);
 }

@@ -6,8 +6,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#endif
 
 /* What kind of thing a non-regular file is, for the message. */
 static const char *kind_of(mode_t mode) {
@@ -39,6 +44,59 @@ int wf_open_source(const char *path, wf_source_failure *failure) {
         return -1;
     }
     return fd;
+}
+
+/* Each component in turn, never through a link: where the kernel has no openat2. */
+static int open_by_components(int folder, const char *relative, int flags) {
+    char *copy = strdup(relative);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int at = folder, result = -1;
+    char *rest = copy;
+    for (;;) {
+        char *slash = strchr(rest, '/');
+        if (slash) *slash = '\0';
+        int last = slash == NULL;
+        int fd;
+        if (rest[0] == '\0' || strcmp(rest, ".") == 0 || strcmp(rest, "..") == 0) {
+            errno = EXDEV; /* as openat2 says of a way out */
+            fd = -1;
+        } else {
+            do fd = openat(at, rest, last ? flags | O_NOFOLLOW : O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            while (fd < 0 && errno == EINTR);
+        }
+        if (at != folder) {
+            int saved = errno;
+            close(at);
+            errno = saved;
+        }
+        if (fd < 0 || last) {
+            result = fd;
+            break;
+        }
+        at = fd;
+        rest = slash + 1;
+    }
+    int saved = errno;
+    free(copy);
+    errno = saved;
+    return result;
+}
+
+int wf_open_beneath(int folder, const char *relative) {
+    int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW;
+#ifdef SYS_openat2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (uint64_t)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    long fd;
+    do fd = syscall(SYS_openat2, folder, relative, &how, sizeof how); while (fd < 0 && errno == EINTR);
+    if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return (int)fd;
+#endif
+    return open_by_components(folder, relative, flags);
 }
 
 const char *wf_describe_errno(int error, char *text, size_t size) {

@@ -70,8 +70,14 @@ typedef struct {
     char message[200];     /* why, when status != WF_OK */
 } wf_header;
 
+/* What a file's first bytes say it is (give it the first block: 64 bytes tell every format). */
+wf_format wf_sniff(const uint8_t *bytes, size_t length);
+
 /* Reads the header of the file at `path`. Never reads the pixel data, never prints. */
 void wf_read_header_path(const char *path, wf_header *out);
+
+/* The same reader over an open file, from its start (pread: the file's offset is not moved, nor is it closed). */
+void wf_read_header_fd(int fd, wf_header *out);
 
 /* The same reader over bytes in memory (tests, fuzzing). */
 void wf_read_header_memory(const uint8_t *bytes, size_t length, wf_header *out);
@@ -100,8 +106,9 @@ typedef enum {
     WF_DERIVE_ERR_CORRUPT,     /* damaged image data (bad checksum, bad entropy code, ...) */
     WF_DERIVE_ERR_UNSUPPORTED, /* a JPEG colour space we do not convert */
     WF_DERIVE_ERR_LIMIT,       /* over the scan or memory limit while decoding, or out of memory */
-    WF_DERIVE_ERR_WRITE,       /* the output could not be written */
-    WF_DERIVE_ERR_REQUEST      /* the request makes no sense (no box, quality out of range) */
+    WF_DERIVE_ERR_WRITE,       /* the encoder could not make the output */
+    WF_DERIVE_ERR_REQUEST,     /* the request makes no sense (no box, quality out of range) */
+    WF_DERIVE_ERR_SAVE         /* the path-based wrappers (wf_derive, wf_derive_set) could not save the file */
 } wf_derive_status;
 
 /* What to make. Zero means "the default" in every field, so `{.max_width = 800}` is a complete request. */
@@ -167,6 +174,14 @@ typedef struct {
     uint64_t encode_ns;
 } wf_derive_result;
 
+/* An encoded image in memory (malloc'd); wf_encoded_free frees it and zeroes the struct. */
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+} wf_encoded;
+
+void wf_encoded_free(wf_encoded *encoded);
+
 /*
  * Makes one derived image: decodes `source` (JPEG at a DCT scale, or PNG), resamples it with Lanczos-3 to
  * fit the request's box, turns it upright by its EXIF orientation, keeps its ICC profile and nothing else,
@@ -191,6 +206,14 @@ void wf_keep_freed_buffers(void);
  */
 void wf_derive_set(const char *source, const wf_derive_request *requests, const char *const *outputs, size_t count,
                    wf_derive_result *results);
+
+/*
+ * wf_derive_set over the open file `source` (read from its start with pread, never closed), each image encoded
+ * into `outputs[i]` in memory (`count` of them, zeroed by the caller; freed with wf_encoded_free whatever the
+ * status): the caller writes the files. This is what a build runs, in a decoder process (cimageio_decoder.h).
+ */
+void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t count, wf_derive_result *results,
+                      wf_encoded *outputs);
 
 /* For tests: a whole image decoded as stored (no scaling, no orientation), JPEG or PNG, 8 bits a sample,
  * 1-4 channels as the file has them (palette and tRNS expanded). Free with wf_image_free. */
@@ -247,6 +270,12 @@ int wf_hash_file(const char *path, uint64_t hash[2]);
 /* The same hash of an open file, read from offset 0 with pread (the file offset is not moved). */
 int wf_hash_fd(int fd, uint64_t hash[2]);
 
+/* Opens `relative` (a path inside the folder open as `folder`) for reading, non-blocking, without following a
+ * symbolic link anywhere on the way nor leaving the folder (openat2's RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+ * or one component at a time with O_NOFOLLOW where the kernel lacks it). The descriptor, or -1 with errno:
+ * ELOOP when a link is on the way, EXDEV for a way out (`..`, an absolute path). */
+int wf_open_beneath(int folder, const char *relative);
+
 /* renameat(2) that never replaces: -1 with errno EEXIST when `to` exists (a link included). */
 int wf_rename_noreplace(int from_folder, const char *from, int to_folder, const char *to);
 
@@ -288,6 +317,9 @@ typedef struct {
  * Never prints, never exits. Set the three fields' `bytes` and `capacity` first (a capacity of 0 is
  * allowed: `total` is still reported). */
 void wf_read_metadata_path(const char *path, wf_metadata *metadata);
+
+/* The same over an open file, from its start (not moved, not closed). */
+void wf_read_metadata_fd(int fd, wf_metadata *metadata);
 
 /* The same reader over bytes in memory (tests, fuzzing). */
 void wf_read_metadata_memory(const uint8_t *bytes, size_t length, wf_metadata *metadata);

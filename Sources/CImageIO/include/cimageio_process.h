@@ -29,6 +29,9 @@ typedef struct {
     size_t out_capacity;
     char *err;                      /* stderr: its last err_capacity bytes */
     size_t err_capacity;
+    int outlives_thread;            /* 1: not killed when the thread that started it ends, only when the whole
+                                       build does not answer any more (a decoder process, which watches its
+                                       socket: wf_process_start from a pool's threads) */
 } wf_process;
 
 typedef struct {
@@ -46,6 +49,11 @@ typedef struct {
 
 /* Runs the program and waits for it. Thread-safe; never exits or prints. */
 void wf_process_run(const wf_process *process, wf_process_result *result);
+
+/* Starts the program as wf_process_run does (limits, descriptors 3 and 4, environment, dying with the build)
+ * and returns at once, once exec has happened: its pid, or -1 with errno set. Its stdin, stdout and stderr
+ * are /dev/null; timeout_ms and the buffers are not used. The caller reaps it (waitpid). */
+pid_t wf_process_start(const wf_process *process);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ typedef struct {
     wf_jpeg_source source;
     struct jpeg_progress_mgr progress;
     uint32_t max_scans;
-    FILE *file;      /* the output, once created (kept here: it must survive a longjmp) */
+    wf_output_stream output; /* once opened (kept here: it must survive a longjmp) */
 } copier;
 
 static void scan_limit(j_common_ptr common) {
@@ -74,8 +74,8 @@ static int eligible(copier *c, int quality, int latched) {
     return 1;
 }
 
-/* 1 copied, 0 not eligible (nothing written), -1 the output cannot be created (errno). */
-static int copy(copier *c, const char *path, uint32_t width, uint32_t height, int quality, uint64_t max_memory,
+/* 1 copied, 0 not eligible (nothing written), -1 no memory for the output. */
+static int copy(copier *c, uint32_t width, uint32_t height, int quality, uint64_t max_memory,
                 const uint8_t *icc, size_t icc_length) {
     j_decompress_ptr in = &c->in;
     j_compress_ptr out = &c->out;
@@ -91,9 +91,8 @@ static int copy(copier *c, const char *path, uint32_t width, uint32_t height, in
     if (!eligible(c, quality, 0)) return 0;
     jvirt_barray_ptr *coefficients = jpeg_read_coefficients(in);
     if (!eligible(c, quality, 1)) return 0;
-    c->file = wf_create_output(path);
-    if (!c->file) return -1;
-    jpeg_stdio_dest(out, c->file);
+    if (wf_output_open(&c->output) != 0) return -1;
+    jpeg_stdio_dest(out, c->output.file);
     jpeg_copy_critical_parameters(in, out);
     /* as the encoder writes: a plain JFIF header (no density from the source), optimised tables */
     out->write_JFIF_header = TRUE;
@@ -108,34 +107,31 @@ static int copy(copier *c, const char *path, uint32_t width, uint32_t height, in
     return 1;
 }
 
-int wf_copy_jpeg(const char *source, const char *path, uint32_t width, uint32_t height, int quality,
+int wf_copy_jpeg(int source, wf_encoded *encoded, uint32_t width, uint32_t height, int quality,
                  const wf_decode_options *options, const uint8_t *icc, size_t icc_length, wf_derive_status *status,
                  char *message, size_t size) {
     *status = WF_DERIVE_OK;
-    wf_source_failure failure;
-    int fd = wf_open_source(source, &failure);
-    if (fd < 0) return 0; /* the usual path reports it */
     wf_stream *stream = malloc(sizeof *stream);
     copier *c = calloc(1, sizeof *c);
     if (!stream || !c) {
         free(stream);
         free(c);
-        close(fd);
         return 0;
     }
-    wf_stream_init_fd(stream, fd);
+    wf_stream_init_fd(stream, source);
     wf_jpeg_source_init(&c->source, stream);
     c->in.err = c->out.err = wf_jpeg_error_init(&c->error);
     c->error.strict = 1;
     c->max_scans = options->max_scans;
     int copied = 0;
     if (setjmp(c->error.jump) == 0) {
-        copied = copy(c, path, width, height, quality, options->max_memory, icc, icc_length);
+        copied = copy(c, width, height, quality, options->max_memory, icc, icc_length);
         if (copied < 0) {
-            *status = wf_output_errno(message, size, "cannot create the output", errno);
-            copied = 1; /* reported: no fallback over a path that cannot be created */
+            snprintf(message, size, "out of memory");
+            *status = WF_DERIVE_ERR_LIMIT;
+            copied = 1;
         }
-    } else if (c->file) {
+    } else if (c->output.file) {
         wf_lowercase_first(c->error.message);
         snprintf(message, size, "cannot copy the JPEG: %s", c->error.message);
         *status = WF_DERIVE_ERR_WRITE;
@@ -143,11 +139,8 @@ int wf_copy_jpeg(const char *source, const char *path, uint32_t width, uint32_t 
     } /* else: the source could not be read this time; the usual path will say why, or make it */
     jpeg_destroy_compress(&c->out);
     jpeg_destroy_decompress(&c->in);
-    if (c->file && fclose(c->file) != 0 && *status == WF_DERIVE_OK)
-        *status = wf_output_errno(message, size, "cannot write the output", errno);
-    if (c->file && *status != WF_DERIVE_OK) unlink(path);
+    if (c->output.file) *status = wf_output_close(&c->output, encoded, *status, message, size);
     free(c);
     free(stream);
-    close(fd);
     return copied;
 }

@@ -226,12 +226,16 @@ static void encode(jpeg_writer *w, FILE *file, const sample_plane *whole, rgb_st
     jpeg_finish_compress(info);
 }
 
-/* Creates `path`, encodes, and removes the file again on failure. */
-static wf_derive_status write_file(const char *path, const sample_plane *planes, rgb_strips *strips, int count,
+/* Encodes into `out` (memory); on failure `out` is left as it was. */
+static wf_derive_status write_file(wf_encoded *out, const sample_plane *planes, rgb_strips *strips, int count,
                                    uint32_t width, uint32_t height, int quality, const uint8_t *icc, size_t icc_length,
                                    int kernels, char *message, size_t size) {
-    FILE *file = wf_create_output(path);
-    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
+    wf_output_stream stream;
+    if (wf_output_open(&stream) != 0) {
+        snprintf(message, size, "out of memory");
+        return WF_DERIVE_ERR_LIMIT;
+    }
+    FILE *file = stream.file;
     jpeg_writer *w = calloc(1, sizeof *w);
     wf_derive_status status = WF_DERIVE_OK;
     if (!w) {
@@ -250,26 +254,20 @@ static wf_derive_status write_file(const char *path, const sample_plane *planes,
         jpeg_destroy_compress(&w->info);
         free(w);
     }
-    if (fclose(file) != 0 && status == WF_DERIVE_OK) status = wf_output_errno(message, size, "cannot write the output", errno);
-    if (status != WF_DERIVE_OK) unlink(path);
-    return status;
+    return wf_output_close(&stream, out, status, message, size);
 }
 
 /* ---- interleaved pixels ---- */
 
-static wf_derive_status write_pixels(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+static wf_derive_status write_pixels(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                                      int channels, int quality, const uint8_t *icc, size_t icc_length, int kernels,
                                      char *message, size_t size) {
     if (channels == 1 || width == 0 || height == 0) { /* gray, or an empty image libjpeg refuses */
         sample_plane gray = {pixels, width, width, height, 0}, planes[3] = {gray, gray, gray};
-        return write_file(path, planes, NULL, channels == 1 ? 1 : 3, width, height, quality, icc, icc_length, kernels,
+        return write_file(out, planes, NULL, channels == 1 ? 1 : 3, width, height, quality, icc, icc_length, kernels,
                           message, size);
     }
     if (channels != 3) { /* what libjpeg said to anything else */
-        FILE *file = wf_create_output(path);
-        if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
-        fclose(file);
-        unlink(path);
         snprintf(message, size, "cannot write the JPEG: bogus input colorspace");
         return WF_DERIVE_ERR_WRITE;
     }
@@ -289,22 +287,22 @@ static wf_derive_status write_pixels(const char *path, const uint8_t *pixels, ui
     strips.cr0 = strips.cb1 + wide;
     strips.cr1 = strips.cr0 + wide;
     wf_derive_status status =
-        write_file(path, NULL, &strips, 3, width, height, quality, icc, icc_length, kernels, message, size);
+        write_file(out, NULL, &strips, 3, width, height, quality, icc, icc_length, kernels, message, size);
     free(memory);
     return status;
 }
 
-wf_derive_status wf_write_jpeg(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+wf_derive_status wf_write_jpeg(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size) {
-    return write_pixels(path, pixels, width, height, channels, quality, icc, icc_length, wf_kernels_fastest(),
+    return write_pixels(out, pixels, width, height, channels, quality, icc, icc_length, wf_kernels_fastest(),
                         message, size);
 }
 
 /* ---- planes ---- */
 
 
-static wf_derive_status write_wf_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
+static wf_derive_status write_wf_planes(wf_encoded *out, const wf_plane *planes, int plane_count, int quality,
                                         const uint8_t *icc, size_t icc_length, int kernels, char *message,
                                         size_t size) {
     if (plane_count != 1 && plane_count != 3) {
@@ -321,13 +319,13 @@ static wf_derive_status write_wf_planes(const char *path, const wf_plane *planes
     sample_plane samples[3];
     for (int i = 0; i < plane_count; i++)
         samples[i] = (sample_plane){planes[i].pixels, planes[i].width, planes[i].width, planes[i].height, 0};
-    return write_file(path, samples, NULL, plane_count, width, height, quality, icc, icc_length, kernels, message,
+    return write_file(out, samples, NULL, plane_count, width, height, quality, icc, icc_length, kernels, message,
                       size);
 }
 
-wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, int plane_count, int quality,
+wf_derive_status wf_write_jpeg_planes(wf_encoded *out, const wf_plane *planes, int plane_count, int quality,
                                       const uint8_t *icc, size_t icc_length, char *message, size_t size) {
-    return write_wf_planes(path, planes, plane_count, quality, icc, icc_length, wf_kernels_fastest(), message, size);
+    return write_wf_planes(out, planes, plane_count, quality, icc, icc_length, wf_kernels_fastest(), message, size);
 }
 
 /* ---- for tests: the same writers with the portable kernels on demand ---- */
@@ -335,8 +333,12 @@ wf_derive_status wf_write_jpeg_planes(const char *path, const wf_plane *planes, 
 wf_derive_status wf_encode_jpeg_for_tests(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
                                           int32_t channels, int32_t quality, const uint8_t *icc, size_t icc_length,
                                           int32_t portable, char *message, size_t size) {
-    return write_pixels(path, pixels, width, height, channels, quality, icc, icc_length,
-                        portable ? WF_KERNELS_PORTABLE : wf_kernels_fastest(), message, size);
+    wf_encoded encoded = {0};
+    wf_derive_status status = write_pixels(&encoded, pixels, width, height, channels, quality, icc, icc_length,
+                                           portable ? WF_KERNELS_PORTABLE : wf_kernels_fastest(), message, size);
+    if (status == WF_DERIVE_OK) status = wf_output_save(path, &encoded, message, size);
+    wf_encoded_free(&encoded);
+    return status;
 }
 
 wf_derive_status wf_encode_jpeg_planes_for_tests(const char *path, uint8_t *const *pixels, const uint32_t *widths,
@@ -345,8 +347,12 @@ wf_derive_status wf_encode_jpeg_planes_for_tests(const char *path, uint8_t *cons
                                                  char *message, size_t size) {
     wf_plane planes[3];
     for (int i = 0; i < plane_count && i < 3; i++) planes[i] = (wf_plane){pixels[i], widths[i], heights[i]};
-    return write_wf_planes(path, planes, plane_count, quality, icc, icc_length,
-                           portable ? WF_KERNELS_PORTABLE : wf_kernels_fastest(), message, size);
+    wf_encoded encoded = {0};
+    wf_derive_status status = write_wf_planes(&encoded, planes, plane_count, quality, icc, icc_length,
+                                              portable ? WF_KERNELS_PORTABLE : wf_kernels_fastest(), message, size);
+    if (status == WF_DERIVE_OK) status = wf_output_save(path, &encoded, message, size);
+    wf_encoded_free(&encoded);
+    return status;
 }
 
 int32_t wf_jpeg_quantize_for_tests(const uint8_t *samples, size_t stride, uint32_t count, int32_t quality,

@@ -46,11 +46,15 @@ static void write_png(png_structp png, png_infop info, FILE *file, const uint8_t
     png_write_end(png, NULL);
 }
 
-wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,
+wf_derive_status wf_write_png(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                               int channels, const uint8_t *icc, size_t icc_length, int *warnings,
                               int *icc_kept, char *message, size_t size) {
-    FILE *file = wf_create_output(path);
-    if (!file) return wf_output_errno(message, size, "cannot create the output", errno);
+    wf_output_stream stream;
+    if (wf_output_open(&stream) != 0) {
+        snprintf(message, size, "out of memory");
+        return WF_DERIVE_ERR_LIMIT;
+    }
+    FILE *file = stream.file;
     wf_derive_status status = WF_DERIVE_OK;
     png_writer *w = calloc(1, sizeof *w); /* on the heap: it must survive the longjmp */
     png_structp png = w ? png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_error, on_warning) : NULL;
@@ -69,7 +73,5 @@ wf_derive_status wf_write_png(const char *path, const uint8_t *pixels, uint32_t 
     if (png) png_destroy_write_struct(&png, info ? &info : NULL);
     if (w) *warnings += w->warnings;
     free(w);
-    if (fclose(file) != 0 && status == WF_DERIVE_OK) status = wf_output_errno(message, size, "cannot write the output", errno);
-    if (status != WF_DERIVE_OK) unlink(path);
-    return status;
+    return wf_output_close(&stream, out, status, message, size);
 }

@@ -159,7 +159,7 @@ static int open_frames(const wf_header *header, wf_stream *stream, const wf_deri
     return status;
 }
 
-static void make(const wf_header *header, wf_stream *stream, const wf_derive_request *request, const char *output,
+static void make(const wf_header *header, wf_stream *stream, const wf_derive_request *request, wf_encoded *output,
                  wf_derive_result *out) {
     wf_frames frames;
     wf_decode_outcome decoded = {.status = WF_DERIVE_OK};
@@ -169,7 +169,7 @@ static void make(const wf_header *header, wf_stream *stream, const wf_derive_req
     WebPData webp = {0};
     if (start(&a, &frames, request, out) == 0 && encode_frames(&a, &frames, out) == 0 &&
         assemble(&a, &decoded, &webp, out) == 0) {
-        wf_derive_status status = wf_write_output(output, webp.bytes, webp.size, out->message, sizeof out->message);
+        wf_derive_status status = wf_output_keep(output, webp.bytes, webp.size, out->message, sizeof out->message);
         out->status = status;
         if (status == WF_DERIVE_OK) {
             out->width = a.width;
@@ -187,22 +187,15 @@ static void make(const wf_header *header, wf_stream *stream, const wf_derive_req
     free(decoded.icc);
 }
 
-void wf_write_animated_webp(const char *source, const wf_header *header, const wf_derive_request *request,
-                            const char *output, wf_derive_result *out) {
+void wf_write_animated_webp(int source, const wf_header *header, const wf_derive_request *request,
+                            wf_encoded *output, wf_derive_result *out) {
     out->icc_length = 0;
-    wf_source_failure failure;
-    int fd = wf_open_source(source, &failure);
-    if (fd < 0) {
-        fail(out, WF_DERIVE_ERR_READ, failure.reason);
-        return;
-    }
     wf_stream *stream = malloc(sizeof *stream);
     if (stream) {
-        wf_stream_init_fd(stream, fd);
+        wf_stream_init_fd(stream, source);
         make(header, stream, request, output, out);
         free(stream);
     } else {
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
     }
-    close(fd);
 }

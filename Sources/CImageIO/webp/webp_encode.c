@@ -96,7 +96,7 @@ static int add_profile(const WebPMemoryWriter *plain, const uint8_t *icc, size_t
     return ok ? 0 : -1;
 }
 
-wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+wf_derive_status wf_write_webp(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                                int quality, int method, const uint8_t *icc, size_t icc_length, int *icc_kept,
                                char *message, size_t size) {
     *icc_kept = 0;
@@ -122,12 +122,12 @@ wf_derive_status wf_write_webp(const char *path, const uint8_t *pixels, uint32_t
             snprintf(message, size, "could not add the colour profile to the WebP");
             status = WF_DERIVE_ERR_LIMIT;
         } else {
-            status = wf_write_output(path, muxed.bytes, muxed.size, message, size);
+            status = wf_output_keep(out, muxed.bytes, muxed.size, message, size);
             *icc_kept = status == WF_DERIVE_OK;
         }
         WebPDataClear(&muxed);
     } else {
-        status = wf_write_output(path, writer.mem, writer.size, message, size);
+        status = wf_output_keep(out, writer.mem, writer.size, message, size);
     }
     WebPMemoryWriterClear(&writer);
     free(owned);

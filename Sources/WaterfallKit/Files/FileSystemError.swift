@@ -8,15 +8,18 @@ import Darwin
 struct FileSystemError: Error, Sendable, CustomStringConvertible {
     var path: String
     var reason: String
+    /// The errno behind it, when the system said no.
+    var code: Int32?
 
-    init(_ path: String, _ reason: String) {
+    init(_ path: String, _ reason: String, code: Int32? = nil) {
         self.path = path
         self.reason = reason
+        self.code = code
     }
 
     /// "cannot open: No such file or directory", from errno.
     static func system(_ path: String, _ action: String, _ code: Int32 = errno) -> FileSystemError {
-        FileSystemError(path, "\(action): \(POSIXErrorText(code))")
+        FileSystemError(path, "\(action): \(POSIXErrorText(code))", code: code)
     }
 
     /// "PATH: REASON", or the reason alone when it names its path itself.

@@ -14,13 +14,15 @@ final class OpenFile: Sendable {
     let size: Int
     let identity: FileIdentity
     let status: FileStatus
+    let change: FileChange
 
     /// Opens `path`. A symbolic link at its end is followed unless `followLinks` is false (then it is
     /// refused as "is a symbolic link").
     static func open(_ path: String, followLinks: Bool = true) throws(FileSystemError) -> OpenFile {
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
         let descriptor = Self.retrying { systemOpen(path, flags, 0) }
-        guard descriptor >= 0 else { throw Self.openError(path, errno) }
+        // Following links, ELOOP is a loop of them, not a link refused.
+        guard descriptor >= 0 else { throw followLinks && errno == ELOOP ? .system(path, "cannot open") : Self.openError(path, errno) }
         return try OpenFile(descriptor: descriptor, path: path)
     }
 
@@ -41,6 +43,7 @@ final class OpenFile: Sendable {
         size = Int(info.st_size)
         identity = FileIdentity(info)
         status = FileStatus(info)
+        change = FileChange(info)
     }
 
     deinit { close(descriptor) }
@@ -59,6 +62,20 @@ final class OpenFile: Sendable {
         }
         if count < size { bytes.removeSubrange(count...) }
         return bytes
+    }
+
+    /// Its first `count` bytes (fewer when it is shorter).
+    func read(upTo count: Int) throws(FileSystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw FileSystemError.system(path, "cannot read") }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(bytes[..<done])
     }
 
     /// Each line of the file (without its `\n`), read in blocks: a large file is never in memory whole.
@@ -208,4 +225,29 @@ enum ContentHash {
 /// open(2); inside types with an `open` of their own the name means theirs.
 func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
+}
+
+extension OpenFile {
+    /// Whether the open file is still as it was opened: the same size, modification time and change time
+    /// (which no one can set: any write moves it), so what was read from it, first byte to last, is one
+    /// version of it.
+    var isUnchanged: Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        return FileStatus(info) == status && FileChange(info) == change
+    }
+}
+
+/// A file's change time (nanoseconds): moved by every write and every change of its status, and settable by
+/// no one.
+struct FileChange: Hashable, Sendable {
+    let nanoseconds: Int
+
+    init(_ info: stat) {
+        #if canImport(Glibc)
+        nanoseconds = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
+        #else
+        nanoseconds = Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
+        #endif
+    }
 }

@@ -5,7 +5,10 @@ public struct DeriveError: Error, Sendable, Equatable, CustomStringConvertible {
         case io, directory, empty, unsupported, truncated, corrupt, tooLarge
         /// A decoder limit (scans, memory) was reached, or memory ran out.
         case limit
-        /// The output could not be written.
+        /// The encoder could not make the output.
+        case encode
+        /// A file could not be written (the cache's, the output's): the storage's problem, not the photo's, so
+        /// it stops a build.
         case write
         /// The request makes no sense (no box, a quality outside 1–100).
         case invalidRequest

@@ -27,12 +27,12 @@ public struct ExifReader: Sendable {
     }
 
     func raw(path: String) -> RawMetadata {
-        collect { wf_read_metadata_path(path, $0) }
+        Self.collect { wf_read_metadata_path(path, $0) }
     }
 
     func raw(bytes: [UInt8]) -> RawMetadata {
         bytes.withUnsafeBufferPointer { input in
-            collect { wf_read_metadata_memory(input.baseAddress, input.count, $0) }
+            Self.collect { wf_read_metadata_memory(input.baseAddress, input.count, $0) }
         }
     }
 
@@ -44,7 +44,7 @@ public struct ExifReader: Sendable {
     }
 
     /// One buffer, split three ways: the Exif payload, then the two texts (each cut at the caption limit).
-    private func collect(_ read: (UnsafeMutablePointer<wf_metadata>) -> Void) -> RawMetadata {
+    static func collect(_ read: (UnsafeMutablePointer<wf_metadata>) -> Void) -> RawMetadata {
         let text = ExifText.captionLimit
         var storage = [UInt8](repeating: 0, count: Self.exifCapacity + 2 * text)
         var metadata = wf_metadata()

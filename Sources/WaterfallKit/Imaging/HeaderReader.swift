@@ -24,7 +24,8 @@ public struct HeaderReader: Sendable {
         return interpret(raw)
     }
 
-    private func interpret(_ raw: wf_header) -> Result<ImageHeader, ImageReadError> {
+    /// The header the C reader gave (here or in a decoder process), with Waterfall's limits applied.
+    func interpret(_ raw: wf_header) -> Result<ImageHeader, ImageReadError> {
         guard raw.status == WF_OK else { return .failure(Self.error(from: raw)) }
         guard let format = SniffedFormat(raw: raw.format).readable else {
             return .failure(ImageReadError(.unsupported, "unsupported format"))
@@ -45,7 +46,7 @@ public struct HeaderReader: Sendable {
         return nil
     }
 
-    private static func error(from raw: wf_header) -> ImageReadError {
+    static func error(from raw: wf_header) -> ImageReadError {
         let message = withUnsafeBytes(of: raw.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch raw.status {
         case WF_ERR_EMPTY:
@@ -55,23 +56,27 @@ public struct HeaderReader: Sendable {
         // A reader that refuses a file of its own format says why (a JPEG process, a WebP over the frame limit);
         // a format without a reader gets its name.
         case WF_ERR_UNSUPPORTED where message.isEmpty:
-            let sniffed = SniffedFormat(raw: raw.format)
-            if let name = sniffed.name {
-                var error = ImageReadError(.unsupported, "unsupported format (\(name))")
-                error.isVideo = sniffed.isVideo
-                return error
-            }
-            let magic = withUnsafeBytes(of: raw.magic) { Array($0.prefix(Int(raw.magic_length))) }
-            if magic.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-                // Line-ending conversion by a text-mode transfer is the classic way to get here.
-                return ImageReadError(.corrupt, "damaged PNG signature (\(hex(magic[...])), expected 89 50 4E 47 0D 0A 1A 0A)")
-            }
-            return ImageReadError(.unsupported, "not an image format Waterfall reads (starts with \(hex(magic.prefix(4))))")
+            return unsupported(SniffedFormat(raw: raw.format), magic: withUnsafeBytes(of: raw.magic) { Array($0.prefix(Int(raw.magic_length))) })
         case WF_ERR_UNSUPPORTED: return ImageReadError(.unsupported, message)
         case WF_ERR_TRUNCATED: return ImageReadError(.truncated, message)
         case WF_ERR_CORRUPT: return ImageReadError(.corrupt, message)
         default: return ImageReadError(.io, message)
         }
+    }
+
+    /// Why a file whose first bytes say `sniffed` is not read as an image: a format without a reader gets its
+    /// name (a video is marked as one), anything else its first bytes.
+    static func unsupported(_ sniffed: SniffedFormat, magic: [UInt8]) -> ImageReadError {
+        if let name = sniffed.name {
+            var error = ImageReadError(.unsupported, "unsupported format (\(name))")
+            error.isVideo = sniffed.isVideo
+            return error
+        }
+        if magic.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            // Line-ending conversion by a text-mode transfer is the classic way to get here.
+            return ImageReadError(.corrupt, "damaged PNG signature (\(hex(magic.prefix(8))), expected 89 50 4E 47 0D 0A 1A 0A)")
+        }
+        return ImageReadError(.unsupported, "not an image format Waterfall reads (starts with \(hex(magic.prefix(4))))")
     }
 
     private static func hex(_ bytes: ArraySlice<UInt8>) -> String {

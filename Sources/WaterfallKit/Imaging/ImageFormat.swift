@@ -55,6 +55,13 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
 struct SniffedFormat: Sendable, Equatable {
     let raw: wf_format
 
+    init(raw: wf_format) { self.raw = raw }
+
+    /// What a file's first bytes say.
+    init(_ first: [UInt8]) {
+        raw = first.withUnsafeBufferPointer { wf_sniff($0.baseAddress, $0.count) }
+    }
+
     /// The readable format, if this is one.
     var readable: ImageFormat? {
         switch raw {

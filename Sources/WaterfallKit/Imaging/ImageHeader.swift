@@ -48,6 +48,12 @@ public struct ImageHeader: Sendable, Hashable {
     public var height: Int { orientation.swapsWidthAndHeight ? pixelWidth : pixelHeight }
 
     public var pixelCount: Int { pixelWidth * pixelHeight }
+
+    /// The pixels a decode of every frame passes through (canvas × frames): what a decoder's time is set by.
+    var decodedPixels: Int {
+        let (pixels, overflow) = pixelCount.multipliedReportingOverflow(by: max(1, frames))
+        return overflow ? .max : pixels
+    }
 }
 
 /// A video's facts held by reference (`ImageHeader.video`), equal and hashed by value.

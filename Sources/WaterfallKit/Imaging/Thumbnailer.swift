@@ -29,7 +29,7 @@ public struct Thumbnailer: Sendable {
         try Self.check(request, into: &raw)
         var result = wf_derive_result()
         wf_derive(source, output, &raw, &result)
-        return try Self.image(from: result, source: source, request: request).get()
+        return try Self.image(from: result).get()
     }
 
     /// Several derived images of one photo from one decode: the largest is resampled from the decoder,
@@ -63,11 +63,37 @@ public struct Thumbnailer: Sendable {
             split.resample += Double(result.resample_ns) * 1e-9
             split.encode += Double(result.encode_ns) * 1e-9
         }
-        return zip(results, outputs).map { Self.image(from: $0, source: source, request: $1.request) }
+        return results.map { Self.image(from: $0) }
     }
 
-    private static func image(from result: wf_derive_result, source: String, request: ThumbnailRequest) -> Result<DerivedImage, DeriveError> {
-        guard result.status == WF_DERIVE_OK else { return .failure(error(from: result, source: source, request: request)) }
+    /// Several derived images of the open file `source` from one decode, in a decoder process (`decoders`), each
+    /// encoded in memory (the caller writes the files), or why not. `pixels` (canvas × frames) sets the time the
+    /// decoder has; `format` names it in a message when the decoder process fails, which fails them all.
+    func make(from source: OpenFile, requests: [ThumbnailRequest], pixels: Int, decoders: DecoderPool, format: String?,
+              split: inout WorkSplit) -> [Result<EncodedImage, DeriveError>] {
+        var raw = [wf_derive_request](repeating: wf_derive_request(), count: requests.count)
+        for (index, request) in requests.enumerated() {
+            do {
+                try Self.check(request, into: &raw[index])
+            } catch {
+                return requests.map { _ in .failure(error) }
+            }
+        }
+        switch decoders.derive(source, raw, pixels: pixels) {
+        case .failure(let failure):
+            return requests.map { _ in .failure(failure.deriveError(format: format)) }
+        case .success(let made):
+            return made.map { result, bytes in
+                split.decode += Double(result.decode_ns) * 1e-9
+                split.resample += Double(result.resample_ns) * 1e-9
+                split.encode += Double(result.encode_ns) * 1e-9
+                return Self.image(from: result).map { EncodedImage(image: $0, bytes: bytes) }
+            }
+        }
+    }
+
+    private static func image(from result: wf_derive_result) -> Result<DerivedImage, DeriveError> {
+        guard result.status == WF_DERIVE_OK else { return .failure(error(from: result)) }
         let header = result.source
         return .success(DerivedImage(
             format: ImageFormat(output: result.output_format) ?? .jpeg,
@@ -119,22 +145,21 @@ public struct Thumbnailer: Sendable {
         raw.max_memory = UInt64(request.maxDecoderMemory)
     }
 
-    private static func error(from result: wf_derive_result, source: String, request: ThumbnailRequest) -> DeriveError {
+    private static func error(from result: wf_derive_result) -> DeriveError {
         let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch result.status {
         case WF_DERIVE_ERR_READ:
-            // The header reader refused the file: read it again through HeaderReader, which names formats and
-            // magic bytes exactly as `waterfall build` does. Only failures pay for the second (tiny) read.
-            if case .failure(let error) = HeaderReader(maxPixels: request.maxPixels).read(path: source) {
-                return DeriveError(error)
-            }
+            // The header reader refused the file: in the words HeaderReader uses for it, which name formats and
+            // magic bytes exactly as `waterfall build` does.
+            if result.source.status != WF_OK { return DeriveError(HeaderReader.error(from: result.source)) }
             return DeriveError(.io, message)
         case WF_DERIVE_ERR_TOO_LARGE: return DeriveError(.tooLarge, message)
         case WF_DERIVE_ERR_TRUNCATED: return DeriveError(.truncated, message)
         case WF_DERIVE_ERR_CORRUPT: return DeriveError(.corrupt, message)
         case WF_DERIVE_ERR_UNSUPPORTED: return DeriveError(.unsupported, message)
         case WF_DERIVE_ERR_LIMIT: return DeriveError(.limit, message)
-        case WF_DERIVE_ERR_WRITE: return DeriveError(.write, message)
+        case WF_DERIVE_ERR_WRITE: return DeriveError(.encode, message)
+        case WF_DERIVE_ERR_SAVE: return DeriveError(.write, message)
         default: return DeriveError(.invalidRequest, message)
         }
     }

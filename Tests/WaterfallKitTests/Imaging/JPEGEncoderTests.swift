@@ -297,7 +297,7 @@ struct JPEGEncoderTests {
         let status = image.bytes.withUnsafeBufferPointer {
             wf_encode_jpeg_for_tests(existing, $0.baseAddress, 4, 4, 3, 82, nil, 0, 0, &message, 300)
         }
-        #expect(status == WF_DERIVE_ERR_WRITE)
+        #expect(status == WF_DERIVE_ERR_SAVE)
         #expect(Self.text(message).hasPrefix("cannot create the output"))
         #expect(try Fixtures.bytes(existing) == [1, 2, 3])
 

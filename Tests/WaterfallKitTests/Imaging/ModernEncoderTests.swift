@@ -307,7 +307,7 @@ import Testing
         let output = try folder.write("taken", [1, 2, 3])
         let result = Self.derive(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), output,
                                  deriveRequest(width: 50, format: format.raw))
-        #expect(result.status == WF_DERIVE_ERR_WRITE)
+        #expect(result.status == WF_DERIVE_ERR_SAVE)
         #expect(try Fixtures.bytes(output) == [1, 2, 3])
     }
 }

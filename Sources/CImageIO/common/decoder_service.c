@@ -1,0 +1,202 @@
+/*
+ * The decoder process's side (cimageio_decoder.h): jobs in, plain structs and encoded bytes out, until the
+ * build closes its end of the socket. Everything a hostile photo can break runs here, never in the build.
+ */
+#define _GNU_SOURCE
+#include "cimageio_decoder.h"
+#include "decoder_protocol.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int wf_frame_send_all(int socket, const void *bytes, size_t length) {
+    const uint8_t *p = bytes;
+    while (length > 0) {
+        ssize_t n = send(socket, p, length, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        p += n;
+        length -= (size_t)n;
+    }
+    return 0;
+}
+
+int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length) {
+    struct iovec part = {(void *)frame, sizeof *frame};
+    union {
+        struct cmsghdr align;
+        char bytes[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    if (fd >= 0) {
+        memset(&control, 0, sizeof control);
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    }
+    ssize_t n;
+    do n = sendmsg(socket, &message, MSG_NOSIGNAL); while (n < 0 && errno == EINTR);
+    if (n < 0) return -1;
+    /* The descriptor went with the first byte; the rest of the frame, if any was left, goes plain. */
+    if ((size_t)n < sizeof *frame && wf_frame_send_all(socket, (const uint8_t *)frame + n, sizeof *frame - (size_t)n) != 0)
+        return -1;
+    return payload_length ? wf_frame_send_all(socket, payload, payload_length) : 0;
+}
+
+/* Reads exactly `length` bytes; 1 done, 0 at the end of the stream before any byte, -1 otherwise. */
+static int receive_all(int socket, void *bytes, size_t length) {
+    uint8_t *p = bytes;
+    size_t done = 0;
+    while (done < length) {
+        ssize_t n = recv(socket, p + done, length - done, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0 && done == 0) return 0;
+        if (n <= 0) return -1;
+        done += (size_t)n;
+    }
+    return 1;
+}
+
+/* A request's frame and the descriptor that came with it (-1 if none); 1, 0 at the end, -1 on nonsense. */
+static int receive_request(int socket, wf_frame *frame, int *fd) {
+    *fd = -1;
+    struct iovec part = {frame, sizeof *frame};
+    union {
+        struct cmsghdr align;
+        char bytes[CMSG_SPACE(sizeof(int) * 4)];
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
+                             .msg_controllen = sizeof control.bytes};
+    ssize_t n;
+    do n = recvmsg(socket, &message, MSG_CMSG_CLOEXEC); while (n < 0 && errno == EINTR);
+    if (n == 0) return 0;
+    if (n < 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+            if (*fd < 0) *fd = received;
+            else close(received);
+        }
+    }
+    if ((size_t)n < sizeof *frame && receive_all(socket, (uint8_t *)frame + n, sizeof *frame - (size_t)n) != 1) return -1;
+    return frame->magic == WF_FRAME_MAGIC ? 1 : -1;
+}
+
+static int answer_read(int socket, int source, const wf_frame *frame, const uint64_t capacities[3]) {
+    wf_header header;
+    wf_read_header_fd(source, &header);
+    wf_metadata metadata;
+    memset(&metadata, 0, sizeof metadata);
+    uint8_t *buffers[3] = {NULL, NULL, NULL};
+    wf_metadata_field *fields[3] = {&metadata.exif, &metadata.description, &metadata.title};
+    int wanted = (frame->flags & WF_JOB_WANTS_METADATA) != 0;
+    for (int i = 0; i < 3 && wanted; i++) {
+        uint64_t capacity = capacities[i] < WF_JOB_MAX_FIELD ? capacities[i] : WF_JOB_MAX_FIELD;
+        buffers[i] = malloc(capacity ? capacity : 1);
+        if (!buffers[i]) wanted = 0;
+        fields[i]->bytes = buffers[i];
+        fields[i]->capacity = capacity;
+    }
+    if (wanted) wf_read_metadata_fd(source, &metadata);
+    else metadata.status = WF_ERR_IO;
+    size_t lengths[3] = {metadata.exif.length, metadata.description.length, metadata.title.length};
+    for (int i = 0; i < 3; i++) fields[i]->bytes = NULL;
+    wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_READ, 0, wanted, sizeof header + sizeof metadata};
+    for (int i = 0; i < 3; i++) reply.length += lengths[i];
+    int status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0 && wf_frame_send_all(socket, &header, sizeof header) == 0
+                 && wf_frame_send_all(socket, &metadata, sizeof metadata) == 0 ? 0 : -1;
+    for (int i = 0; i < 3; i++) {
+        if (status == 0 && lengths[i]) status = wf_frame_send_all(socket, buffers[i], lengths[i]);
+        free(buffers[i]);
+    }
+    return status;
+}
+
+static int answer_derive(int socket, int source, const wf_frame *frame, const wf_derive_request *requests) {
+    size_t count = frame->count;
+    wf_derive_result *results = calloc(count, sizeof *results);
+    wf_encoded *outputs = calloc(count, sizeof *outputs);
+    uint64_t *lengths = calloc(count, sizeof *lengths);
+    int status = -1;
+    if (results && outputs && lengths) {
+        wf_derive_set_fd(source, requests, count, results, outputs);
+        wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_DERIVE, (uint32_t)count, 0, count * (sizeof *results + sizeof *lengths)};
+        for (size_t i = 0; i < count; i++) {
+            lengths[i] = results[i].status == 0 ? outputs[i].length : 0;
+            reply.length += lengths[i];
+        }
+        status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0
+                 && wf_frame_send_all(socket, results, count * sizeof *results) == 0
+                 && wf_frame_send_all(socket, lengths, count * sizeof *lengths) == 0 ? 0 : -1;
+        for (size_t i = 0; i < count && status == 0; i++)
+            if (lengths[i]) status = wf_frame_send_all(socket, outputs[i].bytes, lengths[i]);
+    }
+    for (size_t i = 0; outputs && i < count; i++) wf_encoded_free(&outputs[i]);
+    free(results);
+    free(outputs);
+    free(lengths);
+    return status;
+}
+
+/* Ends the process as soon as the build's end of the socket closes, even in the middle of a job: a decoder
+ * never outlives its build. */
+static void *watch(void *argument) {
+    int socket = (int)(intptr_t)argument;
+    struct pollfd hangup = {socket, POLLRDHUP, 0};
+    for (;;) {
+        int ready = poll(&hangup, 1, -1);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0 || (hangup.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL))) _exit(0);
+    }
+    return NULL;
+}
+
+int wf_decoder_serve(int socket) {
+    signal(SIGPIPE, SIG_IGN);
+#ifdef __GLIBC__
+    /* Few heaps: each thread's arena reserves 64 MB of address space, which counts against the limit. */
+    mallopt(M_ARENA_MAX, 2);
+#endif
+    wf_keep_freed_buffers();
+    pthread_t watcher;
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 64 * 1024);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&watcher, &attributes, watch, (void *)(intptr_t)socket) != 0) return 2;
+    pthread_attr_destroy(&attributes);
+    for (;;) {
+        wf_frame frame;
+        int source;
+        int got = receive_request(socket, &frame, &source);
+        if (got == 0) return 0;
+        int status = -1;
+        if (got > 0 && source >= 0 && frame.kind == WF_JOB_READ && frame.length == 3 * sizeof(uint64_t)) {
+            uint64_t capacities[3];
+            if (receive_all(socket, capacities, sizeof capacities) == 1)
+                status = answer_read(socket, source, &frame, capacities);
+        } else if (got > 0 && source >= 0 && frame.kind == WF_JOB_DERIVE && frame.count >= 1
+                   && frame.count <= WF_JOB_MAX_REQUESTS && frame.length == frame.count * sizeof(wf_derive_request)) {
+            wf_derive_request *requests = malloc(frame.length);
+            if (requests && receive_all(socket, requests, frame.length) == 1)
+                status = answer_derive(socket, source, &frame, requests);
+            free(requests);
+        }
+        if (source >= 0) close(source);
+        if (status != 0) return 2;
+    }
+}
