@@ -21,5 +21,5 @@ pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 signal(SIGPIPE, SIG_IGN)
 
 // Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
-let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()))
+let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()), decoder: .this)
 exit(status.rawValue)

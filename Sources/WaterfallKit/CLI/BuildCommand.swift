@@ -122,7 +122,13 @@ struct BuildCommand {
         return command
     }
 
-    func run(console: Console) -> ExitCode {
+    func run(console: Console, decoder: DecoderProgram) -> ExitCode {
+        var command = self
+        command.options.decoder = decoder
+        return command.run(console: console)
+    }
+
+    private func run(console: Console) -> ExitCode {
         guard watch else { return buildOnce(console: console) }
         var watcher = FolderWatcher(options: options)
         while true {

@@ -4,7 +4,8 @@ protocol Command {
     static var help: String { get }
     /// The command for these arguments (those after its name); nil when help was asked for.
     static func parse(_ arguments: [String]) throws -> Self?
-    func run(console: Console) throws -> ExitCode
+    /// `decoder` is what decoder processes run (`DecoderPool`).
+    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode
 }
 
 extension BuildCommand: Command {}

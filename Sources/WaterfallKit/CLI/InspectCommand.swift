@@ -30,7 +30,7 @@ struct InspectCommand {
 
     var paths: [String] = []
     var json = false
-    var reader = MediaReader()
+    var maxPixels = HeaderReader.defaultMaxPixels
     var jobs = Parallelism.available
 
     /// Parses the arguments after `inspect`; nil means help was asked for.
@@ -41,7 +41,7 @@ struct InspectCommand {
             switch argument {
             case .positional(let path): command.paths.append(path)
             case .option("--json"): command.json = true
-            case .option("--max-pixels"): command.reader.images.maxPixels = try scanner.integer(in: 1...Int.max)
+            case .option("--max-pixels"): command.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
             case .option("--help"), .option("-h"): return nil
             case .option(let other): throw scanner.unknown(other)
@@ -51,7 +51,9 @@ struct InspectCommand {
         return command
     }
 
-    func run(console: Console) -> ExitCode {
+    func run(console: Console, decoder: DecoderProgram) -> ExitCode {
+        let reader = MediaReader(images: HeaderReader(maxPixels: maxPixels), videos: VideoTools.find(),
+                                 decoders: DecoderPool(program: decoder, maxPixels: maxPixels))
         let results = Self.read(paths, with: reader, jobs: jobs)
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }

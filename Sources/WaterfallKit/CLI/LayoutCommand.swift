@@ -95,9 +95,10 @@ struct LayoutCommand {
         return command
     }
 
-    func run(console: Console) throws -> ExitCode {
+    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode {
         guard FolderWalker.isDirectory(folder) else { throw UsageError("\(folder): not a folder", command: Self.name) }
-        let reader = MediaReader(images: self.reader)
+        let reader = MediaReader(images: self.reader, videos: VideoTools.find(),
+                                 decoders: DecoderPool(program: decoder, maxPixels: self.reader.maxPixels))
         let photos = FolderWalker(recursive: false).files(under: folder)
             .parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader) }
         var names: [String] = []

@@ -41,7 +41,7 @@ final class ProgressPrinter: Sendable {
                 if done == 0 {
                     state.derivingSince = now
                     if !quiet && !console.errorIsTerminal && total > 0 {
-                        console.writeError("making \(total) image\(total == 1 ? "" : "s")\n")
+                        console.writeError("reading and making the images of \(total) photo\(total == 1 ? "" : "s")\n")
                     }
                 }
                 draw("images ", done: done, total: total, eta: Self.eta(done: done, total: total, since: state.derivingSince, now: now),

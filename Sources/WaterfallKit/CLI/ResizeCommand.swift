@@ -64,7 +64,7 @@ struct ResizeCommand {
         return command
     }
 
-    func run(console: Console) throws -> ExitCode {
+    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode {
         let (sources, unusable) = try collectSources()
         for (path, reason) in unusable { console.error("\(PathText.display(path)): skipped: \(reason)") }
         if let inTheWay = firstForeignFile(for: sources) {
@@ -79,10 +79,12 @@ struct ResizeCommand {
             throw UsageError("\(error)", command: Self.name)
         }
         let scratch = sources.map { _ in writer.scratch() }
-        Thumbnailer.keepFreedBuffers()
-        let request = self.request, thumbnailer = Thumbnailer()
+        let reader = MediaReader(images: HeaderReader(maxPixels: request.maxPixels), videos: nil,
+                                 decoders: DecoderPool(program: decoder, maxPixels: request.maxPixels))
+        if let failure = reader.decoders.start() { throw BuildError(failure.detail) }
+        let request = self.request, staging = writer
         let made = zip(sources, scratch).map { ($0, $1) }.parallelMap(jobs: jobs) { source, scratch in
-            Result { () throws(DeriveError) in try thumbnailer.make(from: source.path, to: scratch.path, request: request) }
+            Self.resize(source, into: scratch.name, of: staging, request: request, reader: reader)
         }
         var failed = unusable.count
         var outputs: [(scratch: String, path: String, source: Source)] = []
@@ -103,6 +105,34 @@ struct ResizeCommand {
             return .failure
         }
         return failed == 0 ? .success : .failure
+    }
+
+    /// One photo's image, made in a decoder process from the photo opened once, into the scratch file `name`.
+    private static func resize(_ source: Source, into name: String, of staging: SiteWriter, request: ThumbnailRequest,
+                               reader: MediaReader) -> Result<DerivedImage, DeriveError> {
+        let file: OpenFile
+        do {
+            file = try source.open()
+        } catch {
+            return .failure(DeriveError(.io, error.reason))
+        }
+        let sniffed: SniffedFormat
+        switch reader.sniff(file) {
+        case .failure(let error): return .failure(DeriveError(error))
+        case .success(let format) where format.isVideo: return .failure(DeriveError(.unsupported, "a video; resize makes images of photos"))
+        case .success(let format): sniffed = format
+        }
+        var split = WorkSplit()
+        let made = Thumbnailer().make(from: file, requests: [request], pixels: request.maxPixels, decoders: reader.decoders,
+                                      format: sniffed.name, split: &split)[0]
+        return made.flatMap { encoded in
+            do throws(FileSystemError) {
+                try staging.fill(scratch: name, with: encoded.bytes)
+                return .success(encoded.image)
+            } catch {
+                return .failure(DeriveError(.write, error.description))
+            }
+        }
     }
 
     /// In a folder Waterfall has never written to, a file where an output would go: found before anything
@@ -127,6 +157,15 @@ struct ResizeCommand {
         var path: String
         var name: String
         var identity: FileIdentity?
+        /// The folder it was found in (a path named on the command line: none), which it is opened through.
+        var folder: InputFolder? = nil
+
+        /// Opened once: a path the user named as given (a link at its end is followed: they chose it), a
+        /// photo found in a folder never through a link the folder's rules would not follow.
+        func open() throws(FileSystemError) -> OpenFile {
+            if let folder { return try folder.open(path) }
+            return try OpenFile.open(path)
+        }
     }
 
     /// The photos the paths name (folders: every photo file in them), and what was left out of them.
@@ -144,11 +183,13 @@ struct ResizeCommand {
                     + "folder \(PathText.display(path)); choose one outside it", command: Self.name)
             }
             let prefix = FolderPath.join(path, "").count
-            let walker = FolderWalker(links: LinkPolicy(root: path, label: "the folder", followsAll: false))
+            let folder = try InputFolder(path: path, label: "the folder", followsAllLinks: false)
+            let walker = FolderWalker(links: folder.links)
             for entry in walker.files(under: path) {
                 guard Photo.looksLikePhoto(FolderPath.lastComponent(of: entry.path)) else { continue }
                 switch entry {
-                case .file(let file): sources.append(Source(path: file, name: String(file.dropFirst(prefix)), identity: FileIdentity(path: file)))
+                case .file(let file):
+                    sources.append(Source(path: file, name: String(file.dropFirst(prefix)), identity: FileIdentity(path: file), folder: folder))
                 case .skipped(let shown, let reason, _), .note(let shown, let reason): unusable.append((shown, reason))
                 }
             }

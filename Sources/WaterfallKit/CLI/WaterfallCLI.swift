@@ -19,9 +19,10 @@ public enum WaterfallCLI {
 
         """
 
-    public static func run(_ arguments: [String], console: Console = .standard) -> ExitCode {
+    /// `decoder` is what the commands' decoder processes run: the `waterfall` executable (main passes `.this`).
+    public static func run(_ arguments: [String], console: Console = .standard, decoder: DecoderProgram = .standard) -> ExitCode {
         do {
-            return try dispatch(arguments, console: console)
+            return try dispatch(arguments, console: console, decoder: decoder)
         } catch let error as UsageError {
             console.error(error.message)
             let hint = error.command.map { "waterfall \($0) --help" } ?? "waterfall --help"
@@ -36,7 +37,7 @@ public enum WaterfallCLI {
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] { [BuildCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self] }
 
-    private static func dispatch(_ arguments: [String], console: Console) throws -> ExitCode {
+    private static func dispatch(_ arguments: [String], console: Console, decoder: DecoderProgram) throws -> ExitCode {
         guard let first = arguments.first else {
             console.writeError(help)
             return .usage
@@ -53,15 +54,16 @@ public enum WaterfallCLI {
             guard let type = commands.first(where: { $0.name == first }) else {
                 throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
             }
-            return try run(type, rest, console: console)
+            return try run(type, rest, console: console, decoder: decoder)
         }
     }
 
-    private static func run<C: Command>(_ type: C.Type, _ arguments: [String], console: Console) throws -> ExitCode {
+    private static func run<C: Command>(_ type: C.Type, _ arguments: [String], console: Console,
+                                        decoder: DecoderProgram) throws -> ExitCode {
         guard let command = try type.parse(arguments) else {
             console.out(type.help)
             return .success
         }
-        return try command.run(console: console)
+        return try command.run(console: console, decoder: decoder)
     }
 }

@@ -316,6 +316,9 @@ struct SiteWriter {
         return (name, tmp.childPath(name))
     }
 
+    /// A `scratch` file's bytes, written from any thread (a new file in the staging folder).
+    func fill(scratch name: String, with bytes: [UInt8]) throws(FileSystemError) { try tmp.writeNew(name, bytes) }
+
     /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
     mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
         let hash = try tmp.openFile(name).contentDigest()

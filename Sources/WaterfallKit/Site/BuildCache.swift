@@ -188,32 +188,55 @@ struct BuildCache: Sendable {
 
     func temporaryName(_ label: String) -> String { "\(CacheFolder.temporaryPrefix)\(getpid())-\(label)" }
 
-    /// Moves a made image into the store; returns its record.
-    func store(_ label: String, content: String, key: String, image: DerivedImage) -> Derived? {
-        let format = image.format, width = image.width, height = image.height
+    /// Moves a file made at `temporaryName(label)` (a video, by ffmpeg) into the store; returns its record. A
+    /// failure is the storage's (the file was made here a moment ago).
+    func store(_ label: String, content: String, key: String, image: DerivedImage) throws(FileSystemError) -> Derived {
         let temporary = temporaryName(label)
-        let file = Self.digest(content + "|" + key) + format.fileExtension
-        guard let made = try? folder.tmp.openFile(temporary), let hash = try? made.contentDigest(),
-              (try? folder.tmp.rename(temporary, to: folder.images, as: file)) != nil else {
+        let file = Self.digest(content + "|" + key) + image.format.fileExtension
+        do {
+            let made = try folder.tmp.openFile(temporary)
+            let hash = try made.contentDigest()
+            try folder.tmp.rename(temporary, to: folder.images, as: file)
+            return Derived(key: key, file: file, bytes: made.size, hash: hash, width: image.width, height: image.height,
+                           format: image.format, averageColor: image.averageColor)
+        } catch {
             folder.tmp.remove(temporary)
-            return nil
+            throw error
         }
-        return Derived(key: key, file: file, bytes: made.size, hash: hash, width: width, height: height, format: format,
-                       averageColor: image.averageColor)
+    }
+
+    /// Writes an image made in memory into the store (a temporary file, renamed in); returns its record. A failure
+    /// is the storage's: a full disk, say.
+    func store(_ encoded: EncodedImage, label: String, content: String, key: String) throws(FileSystemError) -> Derived {
+        let temporary = temporaryName(label)
+        let file = Self.digest(content + "|" + key) + encoded.image.format.fileExtension
+        folder.tmp.remove(temporary)
+        do {
+            try folder.tmp.writeNew(temporary, encoded.bytes)
+            try folder.tmp.rename(temporary, to: folder.images, as: file)
+        } catch {
+            folder.tmp.remove(temporary)
+            throw error
+        }
+        let image = encoded.image
+        return Derived(key: key, file: file, bytes: encoded.bytes.count, hash: ContentDigest.of(encoded.bytes), width: image.width,
+                       height: image.height, format: image.format, averageColor: image.averageColor)
     }
 
     /// Removes a temporary file that was not stored.
     func discard(_ label: String) { folder.tmp.remove(temporaryName(label)) }
 
-    /// Records an entry (atomically).
-    func save(_ entry: Entry) {
+    /// Records an entry (atomically). A failure is the storage's: the index is then not written.
+    func save(_ entry: Entry) throws(FileSystemError) {
         let temporary = temporaryName("entry-" + Self.digest(entry.name))
         folder.tmp.remove(temporary)
-        guard (try? folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))) != nil,
-              (try? folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")) != nil else {
+        do {
+            try folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))
+            try folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")
+        } catch {
             folder.tmp.remove(temporary)
             saved.fail()
-            return
+            throw error
         }
         saved.add(entry, as: Self.digestValue(entry.name))
     }

@@ -27,6 +27,8 @@ public struct BuildOptions: Sendable {
     public var shard: (index: Int, count: Int)?
     /// Symbolic links are followed wherever they lead, not only inside the input and the theme.
     public var followSymlinks = false
+    /// What the decoder processes run (`waterfall` itself: the command passes `.this`).
+    public var decoder = DecoderProgram.standard
 
     /// The cache folder this build uses.
     public var cacheFolder: String { cacheDirectory ?? FolderPath.join(output, ".waterfall/cache") }
@@ -77,13 +79,13 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
 
 /// What a build tells its observer while it works.
 public enum BuildEvent: Sendable {
-    /// `total` photos found, about to be read.
+    /// `total` photos found, about to be looked at (their size and time stamp against the cache's).
     case reading(total: Int)
-    /// One more photo read (or skipped).
+    /// One more photo looked at (or skipped).
     case read(done: Int, total: Int)
     /// A file left out, and why.
     case skipped(path: String, reason: String)
-    /// Derived images: `done` of `total` made (or failed).
+    /// Photos read and their derived images made: `done` of `total` (or skipped).
     case deriving(done: Int, total: Int)
     case writing(files: Int)
     /// A warning that is not about one file (an empty gallery, say).

@@ -5,11 +5,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Makes each photo's derived images, in parallel, into the cache's image store; a derived image whose
-/// source and settings are unchanged and which the store still holds whole is kept, not made again.
-/// A photo whose pixels cannot be decoded is skipped with the reason (no half-grey photo is published).
+/// Makes each photo's derived images into the cache's image store, in parallel, reading new and changed photos
+/// on the way. A photo that must be read is opened once (`InputFolder.open`, never through a link), and its
+/// first bytes, content hash, header, facts and pixels all come from that one descriptor; its C readers and
+/// decoders run in decoder processes (`DecoderPool`), so a photo that crashes or hangs one is skipped with the
+/// reason, and the rest of the gallery is built. A photo the cache knows unchanged, whose images the store
+/// still holds whole, is not opened at all.
+///
+/// A file that changes while it is read is skipped (it is read again next time), never stored under another
+/// file's hash. A file that cannot be written into the cache stops the build: that is the storage's problem,
+/// not a photo's.
 struct ImageDeriver: Sendable {
     var cache: BuildCache
+    var reader: MediaReader
+    var input: InputFolder
     var sizes: ImageSizes
     var encoders: EncoderSettings
     /// FFmpeg and the size limit, for videos.
@@ -21,115 +30,233 @@ struct ImageDeriver: Sendable {
         var skipped: [(path: String, reason: String)]
         var made: Int
         var kept: Int
-        /// Where the making's time went (decode, resample, encode, store).
+        /// Photos whose header and facts came from the cache instead of the file.
+        var cachedHeaders = 0
+        /// Where the time went (read, hash, decode, resample, encode, store).
         var split = WorkSplit()
     }
 
-    /// One photo's derived images that are missing, made from one decode (with the largest box's
-    /// fallback image when that one is not missing: the others are resampled from that box).
-    private struct Job: Sendable {
-        var photo: Int
-        var derivations: [Derivation]
-        /// The photo's images the store holds that the job does not make again, by label.
-        var untouched: [String: BuildCache.Derived]
-        /// Labels of the temporary files its images are made into.
-        var staged: [String]
-        /// Those the store still holds, by label: made again (they come out the same) but not replaced.
-        var kept: [String: DerivedFile]
+    /// A set of derivations with their keys (computed once per header: a key is a string built each time).
+    typealias DerivationSet = [(derivation: Derivation, key: String)]
+
+    /// What became of one photo that had to be opened.
+    private enum Processed {
+        case published(Photo, [DerivedFile], WorkSplit)
+        case skipped(String, WorkSplit)
+        /// A write failed: the build stops.
+        case stop(String)
     }
 
-    /// Makes what is missing. An image is kept only when the store still holds it as its entry describes
-    /// it (content hash included); `proven` are files whose content was proven before and that have not
-    /// changed since, which need no hashing.
-    func derive(_ photos: [Photo], trusting proven: ProvenFiles, observe: @escaping @Sendable (BuildEvent) -> Void) -> Outcome {
-        let cache = self.cache
+    /// Makes what is missing. An image is kept only when the store still holds it as its entry describes it
+    /// (content hash included); `proven` are files whose content was proven before and that have not changed
+    /// since, which need no hashing.
+    func derive(_ files: [ScannedFile], trusting proven: ProvenFiles,
+                observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) -> Outcome {
         // Photos of one header (one camera's size) share one set of derivations and keys: made once.
-        var sets: [ImageHeader: [(derivation: Derivation, key: String)]] = [:]
-        for photo in photos where sets[photo.header] == nil {
-            sets[photo.header] = sizes.derivations(for: photo.header, encoders: encoders, video: video).map { ($0, $0.key) }
+        var sets: [ImageHeader: DerivationSet] = [:]
+        for file in files {
+            guard let header = file.cached?.entry.header, sets[header] == nil else { continue }
+            sets[header] = derivationSet(for: header)
         }
-        let setsByHeader = sets
-        // Which of each photo's set the store holds, in parallel: proving an image may hash it. A photo with
+        let known = sets
+        // Which of each known photo's set the store holds, in parallel: proving an image may hash it. A photo with
         // nothing to make keeps this list as its images (no second copy of 200,000 of them).
-        var files = photos.parallelMap(jobs: jobs) { photo -> [DerivedFile] in
-            setsByHeader[photo.header]!.compactMap { derivation, key -> DerivedFile? in
-                guard let stored = photo.cachedEntry?.entry.derived[derivation.label], stored.key == key,
-                      cache.holds(stored, trusting: proven) else { return nil }
-                return DerivedFile(derivation: derivation, key: key, stored: stored)
-            }
+        var held = files.parallelMap(jobs: jobs) { file -> [DerivedFile] in
+            guard let entry = file.cached?.entry else { return [] }
+            return holds(known[entry.header]!, of: entry, trusting: proven)
         }
-        var planned: [Job] = []
-        for (index, photo) in photos.enumerated() {
-            let set = setsByHeader[photo.header]!
-            if files[index].count != set.count {
-                planned.append(Self.job(photo: index, set: set.map(\.derivation), kept: files[index], cached: photo.cached))
-            }
+        let heldCounts = held.map(\.count)
+        let work = files.indices.filter { index in
+            guard let header = files[index].cached?.entry.header else { return true }
+            return heldCounts[index] != known[header]!.count
         }
-
-        let jobs = planned
-        let total = jobs.reduce(0) { $0 + $1.derivations.count }
-        observe(.deriving(done: 0, total: total))
-        let done = Atomic<Int>(0)
-        if !jobs.isEmpty { Thumbnailer.keepFreedBuffers() }
-        let thumbnailer = Thumbnailer()
-        // Each job stores its images and records its entry itself, so a build killed half way keeps what
-        // it finished.
-        let timed = jobs.parallelMap(jobs: self.jobs) { job -> (Result<[DerivedFile], DeriveError>, WorkSplit) in
-            defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
-            var split = WorkSplit()
-            let result = make(job, photo: photos[job.photo], thumbnailer: thumbnailer, split: &split)
-            return (result, split)
+        let heldImages = held
+        if !work.isEmpty {
+            Thumbnailer.keepFreedBuffers()
+            if let failure = reader.decoders.start() { throw BuildError(failure.detail) }
         }
-        let results = timed.map(\.0)
-        let split = timed.reduce(WorkSplit()) { $0 + $1.1 }
-        for (job, result) in zip(jobs, results) {
-            if case .success(let made) = result {
-                let making = Set(job.derivations.map(\.label))
-                files[job.photo] = made + files[job.photo].filter { !making.contains($0.label) }
-            }
+        observe(.deriving(done: 0, total: work.count))
+        let done = Atomic<Int>(0), stopped = Atomic<Bool>(false)
+        let processed = work.parallelMap(jobs: jobs) { index -> Processed in
+            defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: work.count)) }
+            // After a write failed, nothing more is read or made: the build is stopping.
+            guard !stopped.load(ordering: .relaxed) else { return .skipped("", WorkSplit()) }
+            let result = process(files[index], at: index, held: heldImages[index], known: known, trusting: proven)
+            if case .stop = result { stopped.store(true, ordering: .relaxed) }
+            return result
+        }
+        if let stop = processed.lazy.compactMap({ if case .stop(let reason) = $0 { reason } else { nil } }).first {
+            throw BuildError(stop)
         }
 
-        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0, split: split)
-        outcome.photos.reserveCapacity(photos.count)  // 100,000 photos grown by doubling would pass through twice the room
-        let failures = Dictionary(uniqueKeysWithValues: zip(jobs, results).compactMap { job, result in
-            result.failureValue.map { (job.photo, $0.reason) }
-        })
-        for (index, photo) in photos.enumerated() {
-            if let reason = failures[index] {
-                outcome.skipped.append((photo.source, reason))
-                observe(.skipped(path: photo.source, reason: reason))
-                continue
+        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
+        outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
+        var results: [Int: Processed] = [:]
+        results.reserveCapacity(work.count)
+        for (index, result) in zip(work, processed) { results[index] = result }
+        for (index, file) in files.enumerated() {
+            var photo: Photo
+            var images: [DerivedFile] = []
+            if let result = results[index] {
+                switch result {
+                case .published(let read, let made, let split):
+                    photo = read
+                    images = made
+                    outcome.split = outcome.split + split
+                case .skipped(let reason, let split):
+                    outcome.split = outcome.split + split
+                    outcome.skipped.append((file.source, reason))
+                    observe(.skipped(path: file.source, reason: reason))
+                    continue
+                case .stop:
+                    continue
+                }
+            } else {
+                photo = Photo(file, entry: file.cached!)
+                // Taken out of `held`: the list is not copied.
+                swap(&images, &held[index])
             }
+            if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
             // Tiles smallest first, then the view, each size's formats in the order `formats` lists them:
             // the order the page wants them in.
             let rank = { (file: DerivedFile) in
                 (file.role == .tile ? 0 : file.role == .view ? 1 : 2, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
             }
-            // Taken out of `files`, so the sort is in place: the list is not copied.
-            var images: [DerivedFile] = []
-            swap(&images, &files[index])
             images.sort { rank($0) < rank($1) }
             // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).
-            var published = photo
-            published.cached = nil
-            outcome.photos.append(PublishedPhoto(photo: published, images: images))
+            photo.cached = nil
             outcome.made += images.count { $0.made }
             outcome.kept += images.count { !$0.made }
-            // A photo found by its content under a new time stamp: record the new one for a quick next build.
-            if let cached = photo.cached, cached.modified != photo.status.modified || !BuildCache.sameBytes(cached.name, photo.name),
-               !images.contains(where: \.made) {
-                var entry = cached
-                entry.name = photo.name
-                entry.size = photo.status.size
-                entry.modified = photo.status.modified
-                cache.save(entry)
-            }
+            outcome.photos.append(PublishedPhoto(photo: photo, images: images))
         }
         return outcome
+    }
+
+    /// The derivations a photo of this header needs, with their keys.
+    private func derivationSet(for header: ImageHeader) -> DerivationSet {
+        sizes.derivations(for: header, encoders: encoders, video: video).map { ($0, $0.key) }
+    }
+
+    /// The images of `set` the store holds as `entry` describes them.
+    private func holds(_ set: DerivationSet, of entry: BuildCache.Entry, trusting proven: ProvenFiles) -> [DerivedFile] {
+        set.compactMap { derivation, key -> DerivedFile? in
+            guard let stored = entry.derived[derivation.label], stored.key == key, cache.holds(stored, trusting: proven) else { return nil }
+            return DerivedFile(derivation: derivation, key: key, stored: stored)
+        }
     }
 }
 
 extension ImageDeriver {
+    /// Reads what is not known of one photo and makes what the store misses, all from one open of its file.
+    private func process(_ file: ScannedFile, at index: Int, held: [DerivedFile], known: [ImageHeader: DerivationSet],
+                         trusting proven: ProvenFiles) -> Processed {
+        var split = WorkSplit()
+        var start = ContinuousClock.now
+        let source: OpenFile
+        do {
+            source = try input.open(file.source)
+        } catch {
+            return .skipped(error.reason, split)
+        }
+        guard source.status == file.status else { return .skipped(Self.changed, split) }
+        // Nothing is hashed of a file that is no format Waterfall reads (a sparse file of terabytes, say).
+        let sniffed: SniffedFormat
+        switch reader.sniff(source) {
+        case .failure(let error): return .skipped(error.reason, split)
+        case .success(let format): sniffed = format
+        }
+        split.read += WorkSplit.seconds(since: start)
+        start = ContinuousClock.now
+        let content: String
+        do {
+            content = try source.contentDigest().hex
+        } catch {
+            return .skipped(error.reason, split)
+        }
+        split.hash += WorkSplit.seconds(since: start)
+        start = ContinuousClock.now
+
+        var photo: Photo
+        var held = held
+        if let box = file.cached, box.entry.content == content {
+            photo = Photo(file, entry: box)
+        } else if let box = cache.entry(for: file.name, content: content, status: file.status),
+                  box.entry.header.pixelCount <= reader.images.maxPixels {
+            // The same photo under another name or time stamp (moved, copied, another checkout).
+            photo = Photo(file, entry: box)
+            held = holds(known[box.entry.header] ?? derivationSet(for: box.entry.header), of: box.entry, trusting: proven)
+        } else {
+            switch reader.read(source, sniffed: sniffed, facts: true) {
+            case .failure(let error): return .skipped(error.reason, split)
+            case .success(let (header, facts)):
+                photo = Photo(source: file.source, name: file.name, header: header, status: file.status, caption: file.caption)
+                photo.facts = facts
+                photo.caption = file.caption ?? facts.description.map { Caption(title: $0) }
+                photo.content = content
+            }
+            held = []
+        }
+        split.read += WorkSplit.seconds(since: start)
+
+        let set = known[photo.header] ?? derivationSet(for: photo.header)
+        var made: [String: Made] = [:]
+        var job: Job?
+        if held.count != set.count {
+            let missing = Self.job(photo: index, set: set.map(\.derivation), kept: held, cached: photo.cached)
+            switch make(missing, photo: photo, source: source, format: sniffed.name, split: &split) {
+            case .failure(let error): return error.kind == .write ? .stop(Self.stopping(error.reason)) : .skipped(error.reason, split)
+            case .success(let outputs): made = outputs
+            }
+            job = missing
+        } else if !source.isUnchanged {
+            // Its hash, at least, was read from it: from one version of it, or it is not recorded.
+            return .skipped(Self.changed, split)
+        }
+        start = ContinuousClock.now
+        defer { split.store += WorkSplit.seconds(since: start) }
+        do {
+            let images = try store(made, of: job, photo: photo, held: held)
+            return .published(photo, images, split)
+        } catch {
+            return .stop(Self.stopping(error.description))
+        }
+    }
+
+    /// Why a file that changed while the build read it is skipped.
+    static let changed = "changed while it was read; it is read again next time"
+
+    /// The one line a build that stops on a write error ends with.
+    static func stopping(_ reason: String) -> String {
+        "\(reason); the build stopped, and the last site was left as it was"
+    }
+}
+
+extension ImageDeriver {
+    /// One photo's derived images that are missing, made from one decode (with the largest box's fallback
+    /// image when that one is not missing: the others are resampled from that box).
+    private struct Job: Sendable {
+        var derivations: [Derivation]
+        /// The photo's images the store holds that the job does not make again, by label.
+        var untouched: [String: BuildCache.Derived]
+        /// Labels of the temporary files its images are stored through.
+        var staged: [String]
+        /// Those the store still holds, by label: made again (they come out the same) but not replaced.
+        var kept: [String: DerivedFile]
+    }
+
+    /// A made image: in memory (from a decoder process), or a file in the cache's scratch folder (a video, by
+    /// ffmpeg) at its staged label's name.
+    private enum Made {
+        case encoded(EncodedImage, label: String)
+        case file(DerivedImage, label: String)
+
+        var label: String {
+            switch self {
+            case .encoded(_, let label), .file(_, let label): label
+            }
+        }
+    }
+
     /// The job that makes what `set` misses. The images of another format or size that the store holds
     /// whole stay as they are, except the largest box's fallback, which is made again (and its file kept)
     /// whenever a missing image needs that box's pixels: every image of a set is resampled from its largest
@@ -138,9 +265,9 @@ extension ImageDeriver {
         let keptLabels = Set(kept.map(\.label))
         var making = set.filter { !keptLabels.contains($0.label) }
         // (A video's published file is made apart from its images: it is no image's primary.)
-        let images = making.filter { $0.role != .video }
+        let images = making.filter(\.isImage)
         if !images.isEmpty, !images.contains(where: { $0.madeFrom == nil }),
-           let primary = set.first(where: { $0.madeFrom == nil && $0.role != .video }) {
+           let primary = set.first(where: { $0.madeFrom == nil && $0.isImage }) {
             making.insert(primary, at: 0)
         }
         let makingLabels = Set(making.map(\.label))
@@ -148,90 +275,142 @@ extension ImageDeriver {
         for file in kept where !makingLabels.contains(file.label) {
             if let stored = cached?.derived[file.label] { untouched[file.label] = stored }
         }
-        return Job(photo: index, derivations: making, untouched: untouched, staged: making.indices.map { "\(index)-\($0)" },
+        return Job(derivations: making, untouched: untouched, staged: making.indices.map { "\(index)-\($0)" },
                    kept: Dictionary(kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
     }
-}
 
-extension ImageDeriver {
-    /// Makes one job's images into the store and records the photo's entry.
-    private func make(_ job: Job, photo: Photo, thumbnailer: Thumbnailer, split: inout WorkSplit) -> Result<[DerivedFile], DeriveError> {
-        let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
-        var made: [DerivedFile] = []
+    /// Makes the job's files from the open file, by staged label; the first failure fails the photo, and so
+    /// does a file that changed while it was read (everything made must come from one version of it).
+    private func make(_ job: Job, photo: Photo, source: OpenFile, format: String?,
+                      split: inout WorkSplit) -> Result<[String: Made], DeriveError> {
+        var results: [Result<Made, DeriveError>] = []
+        let images = job.derivations.indices.filter { job.derivations[$0].isImage }
+        if !images.isEmpty {
+            let requests = images.map { job.derivations[$0].request }
+            let made = photo.header.isVideo
+                ? posterImages(requests, of: photo, source: source, label: job.staged[images[0]], split: &split)
+                : Thumbnailer().make(from: source, requests: requests, pixels: photo.header.decodedPixels, decoders: reader.decoders,
+                                     format: format, split: &split)
+            results += zip(images, made).map { index, result in result.map { .encoded($0, label: job.staged[index]) } }
+        }
+        for (derivation, label) in zip(job.derivations, job.staged) {
+            guard let request = derivation.video else { continue }
+            let start = ContinuousClock.now
+            results.append(publishVideo(request, of: photo, source: source, label: label))
+            split.encode += WorkSplit.seconds(since: start)
+        }
+        if results.allSatisfy({ $0.failureValue == nil }) && !source.isUnchanged {
+            results.append(.failure(DeriveError(.io, Self.changed)))
+        }
+        let made = results.compactMap { result -> Made? in if case .success(let output) = result { output } else { nil } }
+        let failures = results.compactMap(\.failureValue)
+        // A write that failed stops the build, whatever else failed with it.
+        if let failure = failures.first(where: { $0.kind == .write }) ?? failures.first {
+            made.forEach { discard($0) }
+            return .failure(failure)
+        }
+        return .success(Dictionary(made.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Stores what was made, records the photo's entry (also when nothing was made but its name or time stamp
+    /// is new, so the next build finds it quickly), and returns the photo's images.
+    private func store(_ made: [String: Made], of job: Job?, photo: Photo, held: [DerivedFile]) throws(FileSystemError) -> [DerivedFile] {
+        guard let job else {
+            if let cached = photo.cached, cached.modified != photo.status.modified || cached.size != photo.status.size
+                || !BuildCache.sameBytes(cached.name, photo.name) {
+                var entry = cached
+                entry.name = photo.name
+                entry.size = photo.status.size
+                entry.modified = photo.status.modified
+                try cache.save(entry)
+            }
+            return held
+        }
         var entry = photo.freshEntry
         entry.derived = DerivedImages(job.untouched)
-        let images = photo.header.isVideo ? makeVideo(job, photo: photo, outputs: outputs, thumbnailer: thumbnailer, split: &split)
-            : thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
-        let start = ContinuousClock.now
-        defer { split.store += WorkSplit.seconds(since: start) }
-        for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
-            switch result {
-            case .success(let image):
-                if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
-                    cache.discard(label)  // the same bytes are in the store already, under the same name
-                    entry.derived[derivation.label] = stored
-                    made.append(kept)
-                    continue
-                }
-                guard let stored = cache.store(label, content: entry.content, key: derivation.key, image: image) else {
-                    job.staged.forEach(cache.discard)
-                    return .failure(DeriveError(.write, "cannot store a derived image in the cache"))
-                }
+        var images: [DerivedFile] = []
+        var left = made
+        for (derivation, label) in zip(job.derivations, job.staged) {
+            guard let output = left.removeValue(forKey: label) else { continue }
+            if let kept = job.kept[derivation.label], let stored = photo.cached?.derived[derivation.label] {
+                discard(output)  // the same bytes are in the store already, under the same name
                 entry.derived[derivation.label] = stored
-                made.append(DerivedFile(derivation: derivation, stored: stored, made: true))
-            case .failure(let error):
-                job.staged.forEach(cache.discard)
-                return .failure(error)
+                images.append(kept)
+                continue
             }
+            let stored: BuildCache.Derived
+            do {
+                switch output {
+                case .encoded(let encoded, let label):
+                    stored = try cache.store(encoded, label: label, content: entry.content, key: derivation.key)
+                case .file(let image, let label):
+                    stored = try cache.store(label, content: entry.content, key: derivation.key, image: image)
+                }
+            } catch {
+                left.values.forEach { discard($0) }
+                throw error
+            }
+            entry.derived[derivation.label] = stored
+            images.append(DerivedFile(derivation: derivation, stored: stored, made: true))
         }
-        cache.save(entry)
-        return .success(made)
+        try cache.save(entry)
+        let making = Set(job.derivations.map(\.label))
+        return images + held.filter { !making.contains($0.label) }
+    }
+
+    private func discard(_ made: Made) {
+        if case .file(_, let label) = made { cache.discard(label) }
     }
 }
 
 extension ImageDeriver {
-    /// A video's job: its images from its poster frame, made once into the cache's scratch folder and
-    /// removed after, and the published video itself; results in the job's order.
-    private func makeVideo(_ job: Job, photo: Photo, outputs: [(path: String, request: ThumbnailRequest)], thumbnailer: Thumbnailer,
-                           split: inout WorkSplit) -> [Result<DerivedImage, DeriveError>] {
-        guard let tools = video.tools else {
-            return job.derivations.map { _ in .failure(DeriveError(.unsupported, VideoTools.missing)) }
+    /// A video's images, made from its poster frame (made once into the cache's scratch folder, and removed after).
+    private func posterImages(_ requests: [ThumbnailRequest], of photo: Photo, source: OpenFile, label: String,
+                              split: inout WorkSplit) -> [Result<EncodedImage, DeriveError>] {
+        guard let tools = video.tools else { return requests.map { _ in .failure(DeriveError(.unsupported, VideoTools.missing)) } }
+        let start = ContinuousClock.now
+        let poster = cache.temporaryName("\(label)-poster")
+        let made = PosterFrame(tools: tools).make(source: source, header: photo.header, into: cache.folder.tmp, as: poster)
+        split.decode += WorkSplit.seconds(since: start)
+        defer { cache.folder.tmp.remove(poster) }
+        let frame: OpenFile
+        do {
+            try made.get()
+            frame = try cache.folder.tmp.openFile(poster)
+        } catch let error as DeriveError {
+            return requests.map { _ in .failure(error) }
+        } catch {
+            return requests.map { _ in .failure(DeriveError(.write, "\(error)")) }
         }
-        var results = [Result<DerivedImage, DeriveError>](repeating: .failure(DeriveError(.invalidRequest, "not made")),
-                                                          count: job.derivations.count)
-        let images = job.derivations.indices.filter { job.derivations[$0].role != .video }
-        if !images.isEmpty {
-            let start = ContinuousClock.now
-            let poster = cache.temporaryName("\(job.photo)-poster")
-            let made = PosterFrame(tools: tools).make(source: photo.source, status: photo.status, header: photo.header,
-                                                      into: cache.folder.tmp, as: poster)
-            split.decode += WorkSplit.seconds(since: start)
-            switch made {
-            case .success:
-                let imageResults = thumbnailer.make(from: cache.folder.tmp.childPath(poster), outputs: images.map { outputs[$0] }, split: &split)
-                for (index, result) in zip(images, imageResults) {
-                    // The poster's header says PNG; the images are the video's.
-                    results[index] = result.map { image in
-                        var image = image
-                        image.source = photo.header
-                        return image
-                    }
-                }
-            case .failure(let error):
-                // The video is skipped: its file is not made either.
-                cache.folder.tmp.remove(poster)
-                return results.map { _ in .failure(error) }
+        return Thumbnailer().make(from: frame, requests: requests, pixels: photo.header.pixelCount, decoders: reader.decoders,
+                                  format: "poster (PNG)", split: &split).map { result in
+            // The poster's header says PNG; the images are the video's.
+            result.map { encoded in
+                var encoded = encoded
+                encoded.image.source = photo.header
+                return encoded
             }
-            cache.folder.tmp.remove(poster)
         }
-        for index in job.derivations.indices {
-            guard let request = job.derivations[index].video else { continue }
-            let start = ContinuousClock.now
-            results[index] = VideoPublisher(tools: tools).make(source: photo.source, status: photo.status, header: photo.header, request: request,
-                                                               into: cache.folder.tmp, as: cache.temporaryName(job.staged[index]))
-            split.encode += WorkSplit.seconds(since: start)
-        }
-        return results
+    }
+
+    /// The video as it is published, made from the open video into the cache's scratch folder.
+    private func publishVideo(_ request: VideoRequest, of photo: Photo, source: OpenFile, label: String) -> Result<Made, DeriveError> {
+        guard let tools = video.tools else { return .failure(DeriveError(.unsupported, VideoTools.missing)) }
+        return VideoPublisher(tools: tools).make(source: source, header: photo.header, request: request, into: cache.folder.tmp,
+                                                 as: cache.temporaryName(label))
+            .map { .file($0, label: label) }
+    }
+}
+
+extension Photo {
+    /// A scanned photo whose header and facts the cache's entry gives.
+    init(_ file: ScannedFile, entry box: CachedEntry) {
+        let entry = box.entry
+        self.init(source: file.source, name: file.name, header: entry.header, status: file.status, caption: file.caption)
+        cachedEntry = box
+        content = entry.content
+        facts = entry.facts
+        caption = file.caption ?? entry.facts.description.map { Caption(title: $0) }
     }
 }
 

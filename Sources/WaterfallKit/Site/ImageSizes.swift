@@ -106,6 +106,9 @@ struct Derivation: Sendable, Equatable {
     /// The published video (role `video`): how it is made.
     var video: VideoRequest?
 
+    /// A tile or the view: an image made from the photo's pixels (not the video published as is).
+    var isImage: Bool { role == .tile || role == .view }
+
     /// Its name in the cache entry: the size for the fallback ("500", "view", as before there were other
     /// formats), the size and the format for the others ("500.avif").
     var label: String { Self.label(size: size, format: format) }

@@ -27,10 +27,13 @@ public struct SiteBuilder: Sendable {
         let (theme, templates, assets) = try loadTheme()
 
         let videoTools = VideoTools.find()
-        let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
-                                   reader: MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: videoTools),
-                                   jobs: options.jobs,
-                                   followsAllLinks: options.followSymlinks)
+        let input: InputFolder
+        do {
+            input = try InputFolder(path: options.input, followsAllLinks: options.followSymlinks)
+        } catch {
+            throw BuildError("\(error)")
+        }
+        let scanner = PhotoScanner(input: input, excluding: excludedFolders(), jobs: options.jobs, maxPixels: configuration.maxPixels)
         var scanned = scanner.scan(cache: folders.cache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
@@ -47,20 +50,23 @@ public struct SiteBuilder: Sendable {
         timer.lap("scan")
 
         let sizes = ImageSizes(configuration: configuration)
+        let decoders = DecoderPool(program: options.decoder, maxPixels: configuration.maxPixels)
+        let reader = MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: videoTools, decoders: decoders)
         // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
-        var derived = ImageDeriver(cache: cache, sizes: sizes, encoders: EncoderSettings(configuration: configuration),
-                                   video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize), jobs: options.jobs)
+        var derived = try ImageDeriver(cache: cache, reader: reader, input: input, sizes: sizes,
+                                       encoders: EncoderSettings(configuration: configuration),
+                                       video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize), jobs: options.jobs)
             .derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
         let names = scanned.photos.map(\.name)
         scanned.photos = []
         skipped += derived.skipped
-        try failIfStrict(skipped)
+        try failIfStrict(skipped, cacheWritten: true)
         timer.lap("images")
         if options.shard != nil {
             // A shard only fills the cache; the build that merges the caches writes the site.
             return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
-                          scanned: scanned, albums: 0, pages: 0)
+                          albums: 0, pages: 0)
         }
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: albumSettings, input: options.input) { observe(.warning(warning)) }
@@ -74,7 +80,7 @@ public struct SiteBuilder: Sendable {
             warnAboutPhotosInOutput(writer)
             timer.lap("pages")
             var report = finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
-                                scanned: scanned, albums: memo.albums, pages: memo.pages)
+                                albums: memo.albums, pages: memo.pages)
             report.unchanged = true
             return report
         }
@@ -92,26 +98,26 @@ public struct SiteBuilder: Sendable {
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pageCount = pages.paths(root).count
-        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
+        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache, input: input,
                                 originals: configuration.originals, into: &writer)
         writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: photoCount, skipped: skipped, written: written, derived: derived,
-                      scanned: scanned, albums: root.all.count, pages: pageCount)
+                      albums: root.all.count, pages: pageCount)
     }
 
     private func finish(timer: StageTimer, photos: Int, skipped: [(path: String, reason: String)],
                         written: (removed: [String], leftAlone: [String], rendered: Int), derived: ImageDeriver.Outcome,
-                        scanned: PhotoScanner.Result, albums: Int, pages: Int) -> BuildReport {
+                        albums: Int, pages: Int) -> BuildReport {
         var report = BuildReport(photos: photos, skipped: skipped, removed: written.removed,
                                  imagesMade: derived.made, imagesKept: derived.kept, seconds: timer.total)
         report.leftAlone = written.leftAlone
         report.pagesRendered = written.rendered
         report.albums = albums
         report.pages = pages
-        report.cachedHeaders = scanned.cachedHeaders
+        report.cachedHeaders = derived.cachedHeaders
         report.timings = timer.laps
-        report.work = scanned.split + derived.split
+        report.work = derived.split
         return report
     }
 
@@ -243,9 +249,12 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    private func failIfStrict(_ skipped: [(path: String, reason: String)]) throws(BuildError) {
+    /// `cacheWritten`: the photos were read, and what was made of the good ones is in the cache (for the
+    /// next build); the site itself is not touched.
+    private func failIfStrict(_ skipped: [(path: String, reason: String)], cacheWritten: Bool = false) throws(BuildError) {
         guard options.strict && !skipped.isEmpty else { return }
-        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); nothing was written",
+        let outcome = cacheWritten ? "the site was not written (the other photos' images are in the cache)" : "nothing was written"
+        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); \(outcome)",
                          skipped: skipped)
     }
 
@@ -269,7 +278,7 @@ public struct SiteBuilder: Sendable {
 
     /// Plans every file, stages them all (nothing in the site changes yet), then puts them in place.
     private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
-                       cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
+                       cache: BuildCache, input: InputFolder, originals: SiteConfiguration.OriginalsPolicy,
                        into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String], rendered: Int) {
         // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
         let albums = root.all
@@ -322,7 +331,10 @@ public struct SiteBuilder: Sendable {
                                            hash: image.hash, as: image.path, at: next())
                     }
                     if originals != .none {
-                        let source = try OpenFile.open(photo.photo.source)
+                        let source = try input.open(photo.photo.source)
+                        guard source.status == photo.photo.status else {
+                            throw BuildError("\(PathText.display(photo.photo.source)): changed during the build; nothing was written")
+                        }
                         try writer.publish(opening: { () throws(FileSystemError) in source }, hash: ContentDigest(hex: photo.photo.content), as: photo.original,
                                            at: next(), copy: originals == .copy)
                     }

@@ -16,34 +16,35 @@ struct FFmpegRun {
         return .init(memoryBytes: 3 << 30, cpuSeconds: UInt32(2 * budget), seconds: budget)
     }
 
-    /// Runs `arguments` (which name `VideoTools.input` and `VideoTools.output`), writing `name` in `folder`,
-    /// from the video at `source` while it is still the file of size and time stamp `status` (the one the
-    /// build read: what is made is stored under that file's content hash).
-    func run(_ arguments: [String], source: String, expecting status: FileStatus, into folder: FolderHandle, as name: String,
+    /// Runs `arguments` (which name `VideoTools.input` and `VideoTools.output`) on the open video `source` (the
+    /// very descriptor the build read and hashed), writing `name` in `folder`. A failure to write (a full disk)
+    /// is a `.write` error, the storage's and not the video's.
+    func run(_ arguments: [String], source: OpenFile, into folder: FolderHandle, as name: String,
              limits: HelperProcess.Limits) -> Result<Int, DeriveError> {
-        let input: OpenFile
-        do {
-            input = try OpenFile.open(source)
-        } catch {
-            return .failure(DeriveError(.io, error.reason))
-        }
-        guard input.status == status else { return .failure(DeriveError(.io, "changed during the build; it is read again next time")) }
         folder.remove(name)
         let output: Int32
         do {
             output = try folder.createNew(name)
         } catch {
-            return .failure(DeriveError(.write, error.reason))
+            return .failure(DeriveError(.write, error.description))
         }
         defer { close(output) }
         let done = HelperProcess.run(tools.ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments,
-                                     input: input.descriptor, output: output, limits: limits, stdoutCapacity: 4096)
+                                     input: source.descriptor, output: output, limits: limits, stdoutCapacity: 4096)
         var info = stat()
         guard done.succeeded, fstat(output, &info) == 0, info.st_size > 0 else {
             folder.remove(name)
+            if let storage = Self.storageFailure(done.stderr) {
+                return .failure(DeriveError(.write, "\(folder.display(name)): cannot write: \(storage)"))
+            }
             let why = done.succeeded ? "no frame came out" : VideoProbe.reason(done)
             return .failure(DeriveError(done.timedOut || done.signal != nil ? .limit : .corrupt, "ffmpeg: \(why)"))
         }
         return .success(Int(info.st_size))
+    }
+
+    /// The storage error ffmpeg met writing its output, in its words (it runs in the C locale: English).
+    static func storageFailure(_ stderr: String) -> String? {
+        [ENOSPC, EDQUOT, EIO, EROFS, EFBIG].lazy.map { String(cString: strerror($0)) }.first { stderr.contains($0) }
     }
 }

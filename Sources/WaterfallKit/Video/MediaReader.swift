@@ -1,40 +1,57 @@
-/// Reads the header of a photo or a video: the image readers first (a video's first bytes make them refuse
-/// it at once, saying so), then, for a video, `VideoProbe` on the file opened afresh and checked.
+/// Reads the header of a photo or a video the build opened, from that open file: first what its first bytes
+/// say (nothing else is read of a file that is no format Waterfall reads), then a photo's header and facts in
+/// a decoder process, a video's with `VideoProbe` (ffprobe, under limits).
 public struct MediaReader: Sendable {
     public var images: HeaderReader
     var videos: VideoTools?
+    let decoders: DecoderPool
 
-    public init(images: HeaderReader = HeaderReader()) {
-        self.images = images
-        videos = VideoTools.find()
-    }
-
-    init(images: HeaderReader, videos: VideoTools?) {
+    init(images: HeaderReader, videos: VideoTools?, decoders: DecoderPool) {
         self.images = images
         self.videos = videos
+        self.decoders = decoders
     }
 
-    /// `status`, when given, is the file's as the caller found it (and hashed it): a video changed since is not probed.
-    func read(path: String, expecting status: FileStatus? = nil) -> Result<ImageHeader, ImageReadError> {
-        video(images.read(path: path), path: path, status: status)
+    /// What the file's first bytes say it is; a refusal for anything that is neither an image Waterfall reads
+    /// nor a video, and for an empty file.
+    func sniff(_ file: OpenFile) -> Result<SniffedFormat, ImageReadError> {
+        let first: [UInt8]
+        do {
+            first = try file.read(upTo: 4096)
+        } catch {
+            return .failure(ImageReadError(.io, error.reason))
+        }
+        guard !first.isEmpty else { return .failure(ImageReadError(.empty, "empty file")) }
+        let sniffed = SniffedFormat(first)
+        if sniffed.readable != nil || sniffed.isVideo { return .success(sniffed) }
+        return .failure(HeaderReader.unsupported(sniffed, magic: Array(first.prefix(8))))
     }
 
-    /// The file's header from its bytes (already read whole), for a photo; a video is probed from `path`.
-    func read(bytes: [UInt8], path: String, expecting status: FileStatus? = nil) -> Result<ImageHeader, ImageReadError> {
-        video(images.read(bytes: bytes), path: path, status: status)
+    /// The header of the open file and, with `facts`, what its metadata says.
+    func read(_ file: OpenFile, sniffed: SniffedFormat, facts: Bool) -> Result<(ImageHeader, PhotoFacts), ImageReadError> {
+        if sniffed.isVideo {
+            guard let videos else { return .failure(ImageReadError(.unsupported, VideoTools.missing)) }
+            return VideoProbe(tools: videos, maxPixels: images.maxPixels).read(file).map { ($0, $0.video.map(PhotoFacts.init(video:)) ?? PhotoFacts()) }
+        }
+        switch decoders.read(file, metadata: facts) {
+        case .failure(let failure):
+            return .failure(failure.readError(format: sniffed.name))
+        case .success(let (raw, metadata)):
+            return images.interpret(raw).map { header in (header, metadata.map { PhotoFacts(ExifReader().facts(from: $0)) } ?? PhotoFacts()) }
+        }
     }
+}
 
-    private func video(_ image: Result<ImageHeader, ImageReadError>, path: String,
-                       status: FileStatus?) -> Result<ImageHeader, ImageReadError> {
-        guard case .failure(let refusal) = image, refusal.isVideo else { return image }
-        guard let videos else { return .failure(ImageReadError(.unsupported, VideoTools.missing)) }
+extension MediaReader {
+    /// The header of the file at a path the user named (`inspect`, `layout`): opened once (a link at its end is
+    /// followed: the user chose it), checked to be a regular file, and read from that descriptor.
+    func read(path: String) -> Result<ImageHeader, ImageReadError> {
         let file: OpenFile
         do {
             file = try OpenFile.open(path)
         } catch {
-            return .failure(ImageReadError(.io, error.reason))
+            return .failure(FolderWalker.isDirectory(path) ? ImageReadError(.directory, "is a directory") : ImageReadError(.io, error.reason))
         }
-        if let status, file.status != status { return .failure(ImageReadError(.io, "changed while it was read; it is read again next time")) }
-        return VideoProbe(tools: videos, maxPixels: images.maxPixels).read(file)
+        return sniff(file).flatMap { read(file, sniffed: $0, facts: false) }.map(\.0)
     }
 }

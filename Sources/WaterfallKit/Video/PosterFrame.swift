@@ -13,9 +13,8 @@ struct PosterFrame {
         min(3, Double(durationMilliseconds) / 3000)
     }
 
-    /// Writes the poster of the video at `source` as `name` in `folder`.
-    /// `status` is the file's as the build found it: a file changed since is not read.
-    func make(source: String, status: FileStatus, header: ImageHeader, into folder: FolderHandle, as name: String) -> Result<Void, DeriveError> {
+    /// Writes the poster of the open video `source` as `name` in `folder`.
+    func make(source: OpenFile, header: ImageHeader, into folder: FolderHandle, as name: String) -> Result<Void, DeriveError> {
         guard let facts = header.video else { return .failure(DeriveError(.invalidRequest, "not a video")) }
         let start = Self.start(durationMilliseconds: facts.durationMilliseconds)
         let limits = FFmpegRun.limits(seconds: start + 10, perSecond: 4)
@@ -27,11 +26,11 @@ struct PosterFrame {
              "-fflags", "+bitexact", "-flags", "+bitexact", "-y", VideoTools.output]
         }
         let run = FFmpegRun(tools: tools)
-        var made = run.run(arguments(seekingTo: start), source: source, expecting: status, into: folder, as: name, limits: limits)
+        var made = run.run(arguments(seekingTo: start), source: source, into: folder, as: name, limits: limits)
         // A container whose duration says more than its frames hold: the poster from the start (not after a
         // limit, or a file that changed: those would only fail again).
         if case .failure(let error) = made, start > 0, error.kind == .corrupt {
-            made = run.run(arguments(seekingTo: 0), source: source, expecting: status, into: folder, as: name, limits: limits)
+            made = run.run(arguments(seekingTo: 0), source: source, into: folder, as: name, limits: limits)
         }
         return made.map { _ in () }
     }

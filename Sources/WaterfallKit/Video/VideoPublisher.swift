@@ -6,8 +6,8 @@
 struct VideoPublisher {
     var tools: VideoTools
 
-    /// `status` is the file's as the build found it: a file changed since is not read.
-    func make(source: String, status: FileStatus, header: ImageHeader, request: VideoRequest, into folder: FolderHandle,
+    /// Makes it from the open video `source`.
+    func make(source: OpenFile, header: ImageHeader, request: VideoRequest, into folder: FolderHandle,
               as name: String) -> Result<DerivedImage, DeriveError> {
         guard let facts = header.video else { return .failure(DeriveError(.invalidRequest, "not a video")) }
         let strip = ["-map_metadata", "-1", "-map_metadata:s:v", "-1", "-map_metadata:s:a", "-1", "-map_chapters", "-1",
@@ -35,7 +35,7 @@ struct VideoPublisher {
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 30)
         }
         arguments += ["-y", VideoTools.output]
-        return FFmpegRun(tools: tools).run(arguments, source: source, expecting: status, into: folder, as: name, limits: limits).map { _ in
+        return FFmpegRun(tools: tools).run(arguments, source: source, into: folder, as: name, limits: limits).map { _ in
             DerivedImage(format: request.format, width: size.width, height: size.height, source: header)
         }
     }

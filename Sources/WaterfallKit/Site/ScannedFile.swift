@@ -1,0 +1,12 @@
+/// A photo or video the scan found: where it is, its size and time stamp as the scan saw them, its sidecar
+/// caption, and the cache's entry when that holds for it unchanged. Nothing of it has been read yet.
+struct ScannedFile: Sendable {
+    /// The file's path (for opening, relative to the input, and for messages).
+    var source: String
+    /// Its path relative to the input folder (`Trips/Rome/IMG_2.jpg`): unique, and the cache's key.
+    var name: String
+    var status: FileStatus
+    var caption: Caption?
+    /// The cache's entry, when the file has the size and time stamp it records: its header and facts hold.
+    var cached: CachedEntry? = nil
+}

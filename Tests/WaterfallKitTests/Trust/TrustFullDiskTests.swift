@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 26: a full disk is not a photo's problem. A build that runs out of space stops with one line and
+/// exit status 1, leaves the last site exactly as it was and the cache consistent, and the next build, with
+/// room again, gives the same site as a fresh one. On a small tmpfs: run as root (CI is), skipped otherwise.
+@Suite(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+struct TrustFullDiskTests {
+    @Test func aBuildThatRunsOutOfSpaceStopsAndLeavesTheLastSite() throws {
+        // The first site takes some 400 KB, the second some 2.6 MB.
+        let disk = try SmallDisk(kilobytes: 1536)
+        let input = try TemporaryFolder()
+        for name in ["chelsea-the-cat.jpg", "coffee-cup.jpg", "cameraman.jpg"] {
+            try input.copy(Fixtures.inRepository("SampleGallery/" + name), as: name)
+        }
+        let site = disk.path + "/site"
+        let first = try WaterfallProcess.run(["build", input.path, "-o", site, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) }
+
+        // The whole sample gallery does not fit.
+        let more = Fixtures.inRepository("SampleGallery")
+        for name in try FileManager.default.subpathsOfDirectory(atPath: more) where name.hasSuffix(".jpg") {
+            try input.copy(more + "/" + name, as: "more-" + name.replacingOccurrences(of: "/", with: "-"))
+        }
+        let full = try WaterfallProcess.run(["build", input.path, "-o", site, "--quiet"])
+        #expect(full.status == 1 && !full.signalled, "\(full.stderr)")
+        let lines = full.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(full.stderr)")
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        #expect(full.stderr.hasSuffix("the build stopped, and the last site was left as it was\n"), "\(full.stderr)")
+        #expect(Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) } == before)
+
+        // With room again (the extra photos gone), the site is the one a fresh build makes.
+        for name in try FileManager.default.contentsOfDirectory(atPath: input.path) where name.hasPrefix("more-") {
+            try FileManager.default.removeItem(atPath: input.path + "/" + name)
+        }
+        let again = try WaterfallProcess.run(["build", input.path, "-o", site, "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let fresh = try TemporaryFolder()
+        #expect(try WaterfallProcess.run(["build", input.path, "-o", fresh.path + "/site", "--quiet"]).status == 0)
+        #expect(Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) }
+                == Trust.snapshot(fresh.path + "/site") { $0.starts(with: Array(".waterfall".utf8)) })
+    }
+}
+
+/// A tmpfs of a few hundred kilobytes, mounted for one test and unmounted after.
+final class SmallDisk {
+    let path: String
+    private let folder: TemporaryFolder
+
+    init(kilobytes: Int) throws {
+        folder = try TemporaryFolder()
+        path = folder.path + "/disk"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k") == 0 else {
+            throw Trust.POSIXFailure("mount", Array(path.utf8))
+        }
+    }
+
+    deinit { umount2(path, Int32(MNT_DETACH)) }
+
+    /// Whether this process may mount one (root, with the capability a container may withhold).
+    static let canMount: Bool = {
+        guard geteuid() == 0, let probe = try? SmallDisk(kilobytes: 64) else { return false }
+        _ = probe
+        return true
+    }()
+}
