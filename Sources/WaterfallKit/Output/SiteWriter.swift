@@ -268,11 +268,12 @@ struct SiteWriter {
     }
 
     /// `publish`, opening the file only when it is needed: a link whose content is already in place (the
-    /// common case of a rebuild) costs no open.
+    /// common case of a rebuild) costs no open. A file already there that is `avoiding` (an input photo itself,
+    /// linked there by an earlier build) is replaced, whatever it holds.
     mutating func publish(opening open: () throws(FileSystemError) -> OpenFile, hash: ContentDigest?, as path: String,
-                          at position: Int? = nil, copy: Bool = false) throws(FileSystemError) {
+                          at position: Int? = nil, copy: Bool = false, avoiding: FileIdentity? = nil) throws(FileSystemError) {
         let (position, existing) = try self.existing(path, at: position)
-        if !copy, let hash, let existing, existing.hash == hash {
+        if !copy, let hash, let existing, existing.hash == hash, avoiding == nil || existing.identity != avoiding {
             planned[position].state = .kept
             return
         }

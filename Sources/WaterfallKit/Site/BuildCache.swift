@@ -188,11 +188,16 @@ struct BuildCache: Sendable {
 
     func temporaryName(_ label: String) -> String { "\(CacheFolder.temporaryPrefix)\(getpid())-\(label)" }
 
-    /// Moves a file made at `temporaryName(label)` (a video, by ffmpeg) into the store; returns its record. A
-    /// failure is the storage's (the file was made here a moment ago).
-    func store(_ label: String, content: String, key: String, image: DerivedImage) throws(FileSystemError) -> Derived {
+    /// An original's name in the store ends so, whatever its format.
+    static let originalSuffix = ".original"
+
+    /// Moves a file made at `temporaryName(label)` (a video by ffmpeg, an original) into the store, named with
+    /// its format's extension or `suffix`; returns its record. A failure is the storage's (the file was made
+    /// here a moment ago).
+    func store(_ label: String, content: String, key: String, image: DerivedImage,
+               suffix: String? = nil) throws(FileSystemError) -> Derived {
         let temporary = temporaryName(label)
-        let file = Self.digest(content + "|" + key) + image.format.fileExtension
+        let file = Self.digest(content + "|" + key) + (suffix ?? image.format.fileExtension)
         do {
             let made = try folder.tmp.openFile(temporary)
             let hash = try made.contentDigest()
@@ -277,7 +282,8 @@ struct BuildCache: Sendable {
         for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(UInt64(name.prefix(16), radix: 16)!) {
             if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif", ".mp4", ".webm"]) where !images.contains(name) {
+        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif", ".mp4", ".webm", Self.originalSuffix])
+            where !images.contains(name) {
             if folder.images.remove(name) { removed += 1 }
         }
         return removed

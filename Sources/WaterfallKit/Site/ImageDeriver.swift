@@ -23,6 +23,8 @@ struct ImageDeriver: Sendable {
     var encoders: EncoderSettings
     /// FFmpeg and the size limit, for videos.
     var video: VideoSettings
+    /// Whether the originals are published (then the store takes them in, from the photo's one open).
+    var originals: SiteConfiguration.OriginalsPolicy
     var jobs: Int
 
     struct Outcome {
@@ -134,7 +136,7 @@ struct ImageDeriver: Sendable {
 
     /// The derivations a photo of this header needs, with their keys.
     private func derivationSet(for header: ImageHeader) -> DerivationSet {
-        sizes.derivations(for: header, encoders: encoders, video: video).map { ($0, $0.key) }
+        sizes.derivations(for: header, encoders: encoders, video: video, originals: originals).map { ($0, $0.key) }
     }
 
     /// The images of `set` the store holds as `entry` describes them.
@@ -264,7 +266,7 @@ extension ImageDeriver {
     private static func job(photo index: Int, set: [Derivation], kept: [DerivedFile], cached: BuildCache.Entry?) -> Job {
         let keptLabels = Set(kept.map(\.label))
         var making = set.filter { !keptLabels.contains($0.label) }
-        // (A video's published file is made apart from its images: it is no image's primary.)
+        // (A video or an original published is made apart from the images: it is no image's primary.)
         let images = making.filter(\.isImage)
         if !images.isEmpty, !images.contains(where: { $0.madeFrom == nil }),
            let primary = set.first(where: { $0.madeFrom == nil && $0.isImage }) {
@@ -279,8 +281,9 @@ extension ImageDeriver {
                    kept: Dictionary(kept.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// Makes the job's files from the open file, by staged label; the first failure fails the photo, and so
-    /// does a file that changed while it was read (everything made must come from one version of it).
+    /// Makes the job's files from the open file, by staged label; the first failure fails the photo. The images
+    /// and a video's file first; then, only when everything read came from one version of the file (else it is
+    /// skipped as changed), the original, whose hard link would itself move the file's change time.
     private func make(_ job: Job, photo: Photo, source: OpenFile, format: String?,
                       split: inout WorkSplit) -> Result<[String: Made], DeriveError> {
         var results: [Result<Made, DeriveError>] = []
@@ -302,6 +305,12 @@ extension ImageDeriver {
         if results.allSatisfy({ $0.failureValue == nil }) && !source.isUnchanged {
             results.append(.failure(DeriveError(.io, Self.changed)))
         }
+        for (derivation, label) in zip(job.derivations, job.staged) where results.allSatisfy({ $0.failureValue == nil }) {
+            guard let policy = derivation.original else { continue }
+            let start = ContinuousClock.now
+            results.append(takeOriginal(source, of: photo, policy: policy, label: label))
+            split.store += WorkSplit.seconds(since: start)
+        }
         let made = results.compactMap { result -> Made? in if case .success(let output) = result { output } else { nil } }
         let failures = results.compactMap(\.failureValue)
         // A write that failed stops the build, whatever else failed with it.
@@ -310,6 +319,27 @@ extension ImageDeriver {
             return .failure(failure)
         }
         return .success(Dictionary(made.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The original as the store keeps it: a hard link to the very file that is open (`link`, where the cache is
+    /// on its file system), else a copy of its bytes, read from that descriptor.
+    private func takeOriginal(_ source: OpenFile, of photo: Photo, policy: SiteConfiguration.OriginalsPolicy,
+                              label: String) -> Result<Made, DeriveError> {
+        let name = cache.temporaryName(label)
+        cache.folder.tmp.remove(name)
+        do {
+            if policy != .link || !cache.folder.tmp.link(source, as: name) { try cache.folder.tmp.copy(source, as: name) }
+        } catch {
+            return .failure(DeriveError(error.path == source.path ? .io : .write, error.description))
+        }
+        // What the store takes in is the very bytes the photo was hashed as.
+        guard (try? cache.folder.tmp.openFile(name).contentDigest()) == ContentDigest(hex: photo.content) else {
+            cache.folder.tmp.remove(name)
+            return .failure(DeriveError(.io, Self.changed))
+        }
+        let header = photo.header
+        return .success(.file(DerivedImage(format: header.format, width: header.width, height: header.height, source: header),
+                              label: label))
     }
 
     /// Stores what was made, records the photo's entry (also when nothing was made but its name or time stamp
@@ -344,7 +374,8 @@ extension ImageDeriver {
                 case .encoded(let encoded, let label):
                     stored = try cache.store(encoded, label: label, content: entry.content, key: derivation.key)
                 case .file(let image, let label):
-                    stored = try cache.store(label, content: entry.content, key: derivation.key, image: image)
+                    stored = try cache.store(label, content: entry.content, key: derivation.key, image: image,
+                                             suffix: derivation.role == .original ? BuildCache.originalSuffix : nil)
                 }
             } catch {
                 left.values.forEach { discard($0) }

@@ -51,7 +51,8 @@ struct ImageSizes: Sendable, Equatable {
     /// What to make from one photo: each tile width and the view size, clamped to the photo (never
     /// upscaled), without two files of the same size, each in every format of `encoders` (the fallback
     /// first within a size, so that a partial remake re-encodes the cheapest one of the largest size).
-    func derivations(for header: ImageHeader, encoders: EncoderSettings, video: VideoSettings? = nil) -> [Derivation] {
+    func derivations(for header: ImageHeader, encoders: EncoderSettings, video: VideoSettings? = nil,
+                     originals: SiteConfiguration.OriginalsPolicy = .none) -> [Derivation] {
         var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
         var seenWidths = Set<Int>()
         for width in tileWidths {
@@ -86,13 +87,19 @@ struct ImageSizes: Sendable, Equatable {
             published.video = VideoRequest(for: facts, maxEdge: video.maxEdge, ffmpeg: video.ffmpegVersion)
             derivations.append(published)
         }
+        // The original, when it is published: taken into the store from the one open of the photo it is.
+        if originals != .none {
+            var original = Derivation(size: "original", format: .jpeg, role: .original, request: ThumbnailRequest())
+            original.original = originals
+            derivations.append(original)
+        }
         return derivations
     }
 }
 
 /// One derived image of one photo: where it goes (`images/SIZE/…`) and how it is made.
 struct Derivation: Sendable, Equatable {
-    enum Role: Sendable { case tile, view, video }
+    enum Role: Sendable { case tile, view, video, original }
 
     /// The size's name and folder: the 1× tile width ("500"), or "view".
     var size: String
@@ -105,8 +112,10 @@ struct Derivation: Sendable, Equatable {
     var poster: String?
     /// The published video (role `video`): how it is made.
     var video: VideoRequest?
+    /// The published original (role `original`): linked or copied.
+    var original: SiteConfiguration.OriginalsPolicy?
 
-    /// A tile or the view: an image made from the photo's pixels (not the video published as is).
+    /// A tile or the view: an image made from the photo's pixels (not the video or original published as is).
     var isImage: Bool { role == .tile || role == .view }
 
     /// Its name in the cache entry: the size for the fallback ("500", "view", as before there were other
@@ -120,6 +129,7 @@ struct Derivation: Sendable, Equatable {
     /// Everything that changes the output's bytes. A cached file made with another key is made again.
     var key: String {
         if let video { return video.key }
+        if let original { return "original-1|\(original.rawValue)" }
         return ownKey + (madeFrom.map { " from " + $0 } ?? "") + (poster.map { " of " + $0 } ?? "")
     }
 

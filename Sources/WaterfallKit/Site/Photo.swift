@@ -205,6 +205,9 @@ struct PublishedPhoto: Sendable {
     /// A video's published file.
     var video: DerivedFile? { images.first { $0.role == .video } }
 
+    /// The original, when it is published (from the store, where it was taken from the photo's one open).
+    var originalFile: DerivedFile? { images.first { $0.role == .original } }
+
     func tiles(in format: DeliveryFormat) -> [DerivedFile] { images.filter { $0.role == .tile && $0.delivery == format } }
     func view(in format: DeliveryFormat) -> DerivedFile? { images.first { $0.role == .view && $0.delivery == format } }
 }

@@ -55,7 +55,8 @@ public struct SiteBuilder: Sendable {
         // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
         var derived = try ImageDeriver(cache: cache, reader: reader, input: input, sizes: sizes,
                                        encoders: EncoderSettings(configuration: configuration),
-                                       video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize), jobs: options.jobs)
+                                       video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize),
+                                       originals: configuration.originals, jobs: options.jobs)
             .derive(scanned.photos, trusting: writer.records.proven, observe: observe)
         // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
         let names = scanned.photos.map(\.name)
@@ -98,7 +99,7 @@ public struct SiteBuilder: Sendable {
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(writer)
         let pageCount = pages.paths(root).count
-        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache, input: input,
+        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
                                 originals: configuration.originals, into: &writer)
         writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
         timer.lap("pages")  // rendered and written together, one page at a time
@@ -278,7 +279,7 @@ public struct SiteBuilder: Sendable {
 
     /// Plans every file, stages them all (nothing in the site changes yet), then puts them in place.
     private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
-                       cache: BuildCache, input: InputFolder, originals: SiteConfiguration.OriginalsPolicy,
+                       cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
                        into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String], rendered: Int) {
         // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
         let albums = root.all
@@ -288,8 +289,11 @@ public struct SiteBuilder: Sendable {
         for album in albums {
             for photo in album.photos {
                 files += photo.images.lazy.map(\.path)
-                if originals != .none { files.append(photo.original) }
-                if originals == .link { publishing[photo.original] = FileIdentity(path: photo.photo.source) }
+                // Linked, the original in the site is the very file of the input (the store holds a link to it): an
+                // edit in place since does not make it a stranger.
+                if let original = photo.originalFile, originals == .link, let info = cache.folder.images.status(original.stored) {
+                    publishing[original.path] = FileIdentity(info)
+                }
             }
         }
         observe(.writing(files: files.count))
@@ -327,16 +331,10 @@ public struct SiteBuilder: Sendable {
             for album in albums {
                 for photo in album.photos {
                     for image in photo.images {
+                        // A copied original is never the input's own file (an earlier build may have linked it).
+                        let avoiding = image.role == .original && originals == .copy ? FileIdentity(path: photo.photo.source) : nil
                         try writer.publish(opening: { () throws(FileSystemError) in try cache.folder.images.openFile(image.stored) },
-                                           hash: image.hash, as: image.path, at: next())
-                    }
-                    if originals != .none {
-                        let source = try input.open(photo.photo.source)
-                        guard source.status == photo.photo.status else {
-                            throw BuildError("\(PathText.display(photo.photo.source)): changed during the build; nothing was written")
-                        }
-                        try writer.publish(opening: { () throws(FileSystemError) in source }, hash: ContentDigest(hex: photo.photo.content), as: photo.original,
-                                           at: next(), copy: originals == .copy)
+                                           hash: image.hash, as: image.path, at: next(), avoiding: avoiding)
                     }
                 }
             }

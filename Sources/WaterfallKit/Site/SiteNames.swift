@@ -75,6 +75,11 @@ enum SiteNames {
         var claims: [(photo: Int, image: Int, added: Bool)] = []
         for index in byName {
             for (position, image) in photos[index].images.enumerated() {
+                // The original published is at the original's path.
+                if image.role == .original {
+                    photos[index].images[position].path = photos[index].original
+                    continue
+                }
                 // The photo's own name is the image's when it already says the image's format.
                 claims.append((index, position, !image.format.isNamed(by: fileNames[index])))
             }

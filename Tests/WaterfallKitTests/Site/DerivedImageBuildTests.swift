@@ -163,6 +163,19 @@ struct DerivedImageBuildTests {
         #expect(try build(input.path, output.path, ["--quiet"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: original))
     }
+
+    /// An original is taken from the one open of the photo into the store, and published from there: linked, it is
+    /// the input's very file; copied, never (not even after a build that linked it).
+    @Test func anOriginalSwitchedFromLinkedToCopiedIsNoLongerTheInputsFile() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let photo = try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "a.jpg")
+        let original = output.path + "/originals/a.jpg"
+        #expect(try build(input.path, output.path, ["--quiet", "--originals", "link"]).status == 0)
+        #expect(FileIdentity(path: original) == FileIdentity(path: photo))
+        #expect(try build(input.path, output.path, ["--quiet", "--originals", "copy"]).status == 0)
+        #expect(FileIdentity(path: original) != FileIdentity(path: photo))
+        #expect(try Fixtures.bytes(original) == Fixtures.bytes(photo))
+    }
 }
 
 struct ResizeCommandTests {
