@@ -15,6 +15,25 @@ public enum DeliveryFormat: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The longest side an image in this format may have: WebP's own limit, the side past which AVIF decoders
+    /// refuse to decode by default (libavif's, which the browsers use), and JPEG's.
+    var maximumSide: Int {
+        switch self {
+        case .webp: 16_383
+        case .avif: 32_768
+        case .jpeg: 65_500
+        }
+    }
+
+    /// Its name in messages.
+    var name: String {
+        switch self {
+        case .avif: "AVIF"
+        case .webp: "WebP"
+        case .jpeg: "JPEG"
+        }
+    }
+
     /// The `<source type>` of a modern format; nil for the fallback, which is the `<img>`.
     var mimeType: String? {
         switch self {

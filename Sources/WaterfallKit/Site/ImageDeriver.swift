@@ -34,6 +34,8 @@ struct ImageDeriver: Sendable {
         var kept: Int
         /// Photos whose header and facts came from the cache instead of the file.
         var cachedHeaders = 0
+        /// Photos published without one of their formats (too large for it), and why: a line each.
+        var warnings: [String] = []
         /// Where the time went (read, hash, decode, resample, encode, store).
         var split = WorkSplit()
     }
@@ -92,6 +94,8 @@ struct ImageDeriver: Sendable {
         }
 
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
+        // Only a build with another format than the fallback can leave one out; once per header.
+        var omissions: [ImageHeader: String?] = [:]
         outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
         var results: [Int: Processed] = [:]
         results.reserveCapacity(work.count)
@@ -119,6 +123,11 @@ struct ImageDeriver: Sendable {
                 swap(&images, &held[index])
             }
             if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
+            if encoders.formats.count > 1 {
+                let header = photo.header
+                if omissions[header] == nil { omissions[header] = sizes.omissionWarning(for: header, encoders: encoders) }
+                if let warning = omissions[header]! { outcome.warnings.append("\(PathText.display(photo.source)): \(warning)") }
+            }
             // Tiles smallest first, then the view, each size's formats in the order `formats` lists them:
             // the order the page wants them in.
             let rank = { (file: DerivedFile) in

@@ -51,23 +51,14 @@ struct ImageSizes: Sendable, Equatable {
     /// What to make from one photo: each tile width and the view size, clamped to the photo (never
     /// upscaled), without two files of the same size, each in every format of `encoders` (the fallback
     /// first within a size, so that a partial remake re-encodes the cheapest one of the largest size).
+    /// A modern format can hold none of an image larger than it allows: that format is left out for the photo
+    /// (its `<source>` with it), and the `<img>` fallback is made as ever.
     func derivations(for header: ImageHeader, encoders: EncoderSettings, video: VideoSettings? = nil,
                      originals: SiteConfiguration.OriginalsPolicy = .none) -> [Derivation] {
-        var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
-        var seenWidths = Set<Int>()
-        for width in tileWidths {
-            let effective = min(width, header.width)
-            guard seenWidths.insert(effective).inserted else { continue }
-            boxes.append((String(width), .tile, ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)))
-        }
-        // The view of an animation stays an animation (an animated WebP, whatever the format asked); tiles
-        // show its first frame. So an animated view is made once, as the fallback.
-        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, maxPixels: encoders.maxPixels)
-        view.animate = header.isAnimated
-        boxes.append(("view", .view, view))
+        let omitted = Set(omissions(for: header, encoders: encoders).map(\.format))
         var derivations: [Derivation] = []
-        for box in boxes {
-            for format in encoders.formats.reversed() where format == .jpeg || !box.request.animate {
+        for box in boxes(for: header, encoders: encoders) {
+            for format in encoders.formats.reversed() where (format == .jpeg || !box.request.animate) && !omitted.contains(format) {
                 derivations.append(Derivation(size: box.size, format: format, role: box.role,
                                               request: encoders.request(box.request, in: format)))
             }
@@ -94,6 +85,47 @@ struct ImageSizes: Sendable, Equatable {
             derivations.append(original)
         }
         return derivations
+    }
+
+    /// The boxes a photo's images fit: each tile width clamped to the photo (never upscaled), without two of
+    /// the same size, and the view.
+    private func boxes(for header: ImageHeader, encoders: EncoderSettings) -> [(size: String, role: Derivation.Role, request: ThumbnailRequest)] {
+        var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
+        var seenWidths = Set<Int>()
+        for width in tileWidths {
+            let effective = min(width, header.width)
+            guard seenWidths.insert(effective).inserted else { continue }
+            boxes.append((String(width), .tile, ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)))
+        }
+        // The view of an animation stays an animation (an animated WebP, whatever the format asked); tiles
+        // show its first frame. So an animated view is made once, as the fallback.
+        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, maxPixels: encoders.maxPixels)
+        view.animate = header.isAnimated
+        boxes.append(("view", .view, view))
+        return boxes
+    }
+
+    /// The modern formats of `encoders` that cannot hold one of this photo's images (a 1080×20000 screenshot's
+    /// 1000-px tile is 18519 px tall: too tall for WebP), each with the largest such image's size.
+    func omissions(for header: ImageHeader, encoders: EncoderSettings) -> [(format: DeliveryFormat, width: Int, height: Int)] {
+        // (An animation's view is made as the fallback only.)
+        let sizes = boxes(for: header, encoders: encoders).filter { !$0.request.animate }.map { box in
+            Derivation(size: box.size, format: .jpeg, role: box.role, request: box.request).fittedSize(display: header)
+        }
+        return encoders.formats.filter { $0 != .jpeg }.compactMap { format in
+            let over = sizes.filter { max($0.width, $0.height) > format.maximumSide }
+            guard let largest = over.max(by: { max($0.width, $0.height) < max($1.width, $1.height) }) else { return nil }
+            return (format, largest.width, largest.height)
+        }
+    }
+
+    /// What a build says of a photo some of whose formats are left out; nil when none is.
+    func omissionWarning(for header: ImageHeader, encoders: EncoderSettings) -> String? {
+        let omitted = omissions(for: header, encoders: encoders)
+        guard !omitted.isEmpty else { return nil }
+        let names = omitted.map { $0.format.name }.joined(separator: " and ")
+        let sizes = omitted.map { "a \($0.width)×\($0.height) image is too large for \($0.format.name), which holds \($0.format.maximumSide) pixels a side" }
+        return "its \(names) images are left out (\(sizes.joined(separator: "; "))); the JPEG or PNG fallback is published"
     }
 }
 

@@ -62,6 +62,7 @@ public struct SiteBuilder: Sendable {
         let names = scanned.photos.map(\.name)
         scanned.photos = []
         skipped += derived.skipped
+        derived.warnings.forEach { observe(.warning($0)) }
         try failIfStrict(skipped, cacheWritten: true)
         timer.lap("images")
         if options.shard != nil {

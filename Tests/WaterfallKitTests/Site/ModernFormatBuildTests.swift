@@ -309,4 +309,32 @@ struct ModernFormatBuildTests {
         guard bytes.count >= needle.count else { return false }
         return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
     }
+
+    // MARK: - A size a format cannot hold
+
+    /// A 1080×20000 screenshot's 1000-px tile is 18519 px tall, more than WebP holds: its WebP images are left
+    /// out (with a line saying so), and the photo is published with its JPEG or PNG fallback.
+    @Test func aPhotoTooTallForWebPIsPublishedWithoutIt() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.inRepository("SampleGallery/coffee-cup.jpg"), as: "cup.jpg")
+        try TrustIsolationTests.python("""
+            import struct, sys, zlib
+            w, h = 1080, 20000
+            raw = zlib.compress((b"\\0" + bytes(range(256)) * 4 + b"\\0" * (w - 1024)) * h, 9)
+            def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            open(sys.argv[1], "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                                         + chunk(b"IDAT", raw) + chunk(b"IEND", b""))
+            """, input.path + "/screenshot.png")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--formats", "webp,jpeg"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: \(input.path)/screenshot.png: its WebP images are left out (a 1000×18519 image is too "
+            + "large for WebP, which holds 16383 pixels a side); the JPEG or PNG fallback is published\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("2 photos, 0 skipped"), "\(run.stderr)")
+        let files = try Fixtures.siteFiles(in: output.path)
+        #expect(files.contains("images/1000/screenshot.png.jpg") && files.contains("images/view/screenshot.png.jpg"))
+        #expect(!files.contains { $0.hasPrefix("images/") && $0.contains("screenshot") && $0.hasSuffix(".webp") }, "\(files)")
+        #expect(files.contains("images/1000/cup.jpg.webp"), "the other photo keeps its WebP images")
+        let page = try String(contentsOfFile: output.path + "/photos/screenshot.png.html", encoding: .utf8)
+        #expect(!page.contains("image/webp"))
+    }
 }
