@@ -8,6 +8,9 @@ for the hostile cases. Test-only: the FFmpeg 5.1 that Debian 12 ships cannot wri
     mp4box.py matrix FILE A B U C D V X Y W   (any display matrix, as stored: 16.16 and 2.30 numbers)
     mp4box.py udta-first FILE            (the movie's user data, cover art included, before its tracks:
                                           ffprobe then counts the cover as the first stream)
+    mp4box.py external FILE PATH         (the video track's frames said to be in another file: an 'alis' data
+                                          reference to PATH, as old QuickTime reference movies have; the movie
+                                          box must come after mdat, as FFmpeg writes MOV)
 """
 import os
 import struct
@@ -81,6 +84,35 @@ def udta_first(data):
         data[payload:end] = b"".join(bytes(data[start:stop]) for _, start, stop in order)
 
 
+def external(data, path):
+    """The video track's data reference: a Macintosh alias record whose absolute path is `path` (the fields
+    libavformat's mov_read_dref reads), in place of the 'url ' entry that says 'this file'."""
+    def walk(start, stop, chain):
+        for kind, payload, end in boxes(data, start, stop):
+            if kind == b"url ":
+                return chain + [(kind, payload, end)]
+            inner = payload + 8 if kind == b"dref" else payload
+            if kind in (b"moov", b"trak", b"mdia", b"minf", b"dinf", b"dref"):
+                found = walk(inner, end, chain + [(kind, payload, end)])
+                if found:
+                    return found
+        return None
+    chain = walk(0, len(data), [])
+    if not chain:
+        sys.exit("no 'url ' data reference")
+    name = path.rsplit(b"/", 1)[-1][:63]
+    record = (b"\0" * 10 + bytes([9]) + b"Elsewhere".ljust(27, b"\0") + b"\0" * 12 + bytes([len(name)])
+              + name.ljust(63, b"\0") + b"\0" * 16 + struct.pack(">HH", 1, 1) + b"\0" * 16)
+    record += struct.pack(">hH", 2, len(path)) + path.ljust(len(path) + (len(path) & 1), b"\0") + struct.pack(">hH", -1, 0)
+    alis = struct.pack(">I", 12 + len(record)) + b"alis" + b"\0\0\0\0" + record
+    _, payload, end = chain[-1]
+    delta = len(alis) - (end - (payload - 8))
+    data[payload - 8:end] = alis
+    for _, outer, _ in chain[:-1]:
+        size = struct.unpack(">I", data[outer - 8:outer - 4])[0]
+        data[outer - 8:outer - 4] = struct.pack(">I", size + delta)
+
+
 def declare(data, width, height):
     for tkhd, stsd in video_tracks(data):
         _, width_at, height_at = tkhd_fields(data, tkhd)
@@ -104,6 +136,8 @@ def main():
         udta_first(data)
     elif command == "declare":
         declare(data, int(sys.argv[3]), int(sys.argv[4]))
+    elif command == "external":
+        external(data, os.fsencode(sys.argv[3]))
     else:
         sys.exit(__doc__)
     with open(path, "wb") as f:

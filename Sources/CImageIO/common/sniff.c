@@ -19,6 +19,17 @@ static wf_format iso_brand(const uint8_t *bytes, size_t length) {
     return WF_FORMAT_VIDEO_ISO;
 }
 
+/* MPEG-TS packets are 188 bytes, each starting with the sync byte 0x47; BDAV (.m2ts, .mts) puts a 4-byte
+ * time code before each. Three sync bytes in a row make it one. */
+static int transport_stream(const uint8_t *bytes, size_t length) {
+    for (size_t start = 0; start <= 4; start += 4) {
+        size_t step = start ? 192 : 188;
+        if (length >= start + 2 * step + 1 && bytes[start] == 0x47 && bytes[start + step] == 0x47 && bytes[start + 2 * step] == 0x47)
+            return 1;
+    }
+    return 0;
+}
+
 /* An old QuickTime movie starts with another box than ftyp. */
 static int quicktime_box(const uint8_t *bytes, size_t length) {
     if (length < 8) return 0;
@@ -50,5 +61,10 @@ wf_format wf_sniff(const uint8_t *bytes, size_t length) {
     if (HAS("\x1A\x45\xDF\xA3")) return WF_FORMAT_VIDEO_MATROSKA;
     if (HAS("RIFF") && length >= 12 && memcmp(bytes + 8, "AVI ", 4) == 0) return WF_FORMAT_VIDEO_AVI;
     if (quicktime_box(bytes, length)) return WF_FORMAT_VIDEO_ISO;
+    if (HAS("OggS")) return WF_FORMAT_VIDEO_OGG;
+    if (HAS("\0\0\1\xBA")) return WF_FORMAT_VIDEO_MPEG_PS;
+    if (HAS("\x30\x26\xB2\x75\x8E\x66\xCF\x11")) return WF_FORMAT_VIDEO_ASF;
+    if (HAS("FLV\x01")) return WF_FORMAT_VIDEO_FLV;
+    if (transport_stream(bytes, length)) return WF_FORMAT_VIDEO_MPEG_TS;
     return WF_FORMAT_UNKNOWN;
 }

@@ -35,7 +35,12 @@ typedef enum {
     /* Videos: read by ffprobe and ffmpeg (Swift's Video folder), never by this library. */
     WF_FORMAT_VIDEO_ISO,      /* MP4, QuickTime MOV, M4V, 3GP: ISO base media with a brand that is not HEIF's or AVIF's */
     WF_FORMAT_VIDEO_MATROSKA, /* WebM, MKV */
-    WF_FORMAT_VIDEO_AVI
+    WF_FORMAT_VIDEO_AVI,
+    WF_FORMAT_VIDEO_OGG,      /* Ogg (Theora): .ogv */
+    WF_FORMAT_VIDEO_MPEG_TS,  /* MPEG transport stream, and BDAV's with 4-byte time codes: a camcorder's .mts, .m2ts */
+    WF_FORMAT_VIDEO_MPEG_PS,  /* MPEG program stream: .mpg, .mpeg, .vob */
+    WF_FORMAT_VIDEO_ASF,      /* Windows Media: .wmv, .asf */
+    WF_FORMAT_VIDEO_FLV       /* Flash video: .flv */
 } wf_format;
 
 typedef enum {

@@ -97,10 +97,18 @@ struct SniffedFormat: Sendable, Equatable {
         case WF_FORMAT_VIDEO_ISO: "MP4/QuickTime video"
         case WF_FORMAT_VIDEO_MATROSKA: "Matroska/WebM video"
         case WF_FORMAT_VIDEO_AVI: "AVI video"
+        case WF_FORMAT_VIDEO_OGG: "Ogg video"
+        case WF_FORMAT_VIDEO_MPEG_TS: "MPEG transport stream video"
+        case WF_FORMAT_VIDEO_MPEG_PS: "MPEG program stream video"
+        case WF_FORMAT_VIDEO_ASF: "Windows Media video"
+        case WF_FORMAT_VIDEO_FLV: "Flash video"
         default: nil
         }
     }
 
     /// A video container: read by `VideoProbe`, not by the image readers.
-    var isVideo: Bool { raw == WF_FORMAT_VIDEO_ISO || raw == WF_FORMAT_VIDEO_MATROSKA || raw == WF_FORMAT_VIDEO_AVI }
+    var isVideo: Bool {
+        [WF_FORMAT_VIDEO_ISO, WF_FORMAT_VIDEO_MATROSKA, WF_FORMAT_VIDEO_AVI, WF_FORMAT_VIDEO_OGG, WF_FORMAT_VIDEO_MPEG_TS,
+         WF_FORMAT_VIDEO_MPEG_PS, WF_FORMAT_VIDEO_ASF, WF_FORMAT_VIDEO_FLV].contains(raw)
+    }
 }

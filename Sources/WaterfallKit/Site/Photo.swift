@@ -84,9 +84,10 @@ struct Photo: Sendable {
         "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
     ]
 
-    /// Extensions of video files (read by `VideoProbe`): phones' MP4 and MOV, the web's WebM, and the
-    /// containers older cameras wrote.
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi"]
+    /// Extensions of video files (read by `VideoProbe`): phones' MP4 and MOV, the web's WebM and Ogg, and the
+    /// containers cameras and camcorders wrote (AVI, MPEG transport and program streams, Windows Media, Flash).
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi", "ogv", "mts", "m2ts",
+                                                "mpg", "mpeg", "vob", "wmv", "asf", "flv"]
 
     /// A video by its extension (what it is comes from its first bytes).
     static func isVideoName(_ fileName: String) -> Bool {

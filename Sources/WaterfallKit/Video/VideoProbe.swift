@@ -10,14 +10,29 @@ struct VideoProbe: Sendable {
     func read(_ file: OpenFile) -> Result<ImageHeader, ImageReadError> {
         let entries = "format=format_name,duration:format_tags=creation_time:stream=index,codec_type,codec_name,width,height,"
             + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=displaymatrix,rotation"
-        let run = HelperProcess.run(tools.ffprobe, ["-v", "error", "-hide_banner"] + VideoTools.inputOptions
+        // Warnings too: that is how ffprobe tells of a track whose frames are in another file.
+        let run = HelperProcess.run(tools.ffprobe, ["-v", "warning", "-hide_banner"] + VideoTools.inputOptions
             + ["-show_entries", entries, "-of", "json", VideoTools.input], input: file.descriptor, limits: VideoTools.quick,
             stdoutCapacity: 1 << 20)
         guard run.succeeded else { return .failure(ImageReadError(.corrupt, "ffprobe cannot read it: \(Self.reason(run))")) }
+        if let elsewhere = Self.externalTrack(run.stderr) {
+            return .failure(ImageReadError(.unsupported, "its frames are in another file (\(elsewhere)), which Waterfall does not open"))
+        }
         guard run.stdoutTotal <= run.stdout.count, let json = try? JSONParser.parse(bytes: run.stdout) else {
             return .failure(ImageReadError(.corrupt, "ffprobe's answer is not one Waterfall can read"))
         }
         return Self.header(from: json, maxPixels: maxPixels)
+    }
+
+    /// Where a QuickTime movie's external data reference points, when ffprobe skipped one (it never opens
+    /// another file: `enable_drefs` is off), as one line: "an external reference to /Volumes/Elsewhere/clip.mov".
+    static func externalTrack(_ stderr: String) -> String? {
+        guard let skipped = stderr.firstRange(of: "Skipped opening external track") else { return nil }
+        let rest = stderr[skipped.upperBound...]
+        guard let start = rest.firstRange(of: "path='"), let end = rest[start.upperBound...].firstIndex(of: "'") else {
+            return "an external data reference"
+        }
+        return "an external data reference to \(PathText.display(String(rest[start.upperBound..<end].prefix(200))))"
     }
 
     /// ffprobe's last words, without its `[mov,mp4,… @ 0x…]` prefix and the file name.

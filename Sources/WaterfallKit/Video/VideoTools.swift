@@ -46,7 +46,7 @@ struct VideoTools: Sendable {
     /// an image sequence (which name other files) is not read as one. FFmpeg opens nothing but the file it is
     /// given (`file` is the only protocol allowed, and the mov demuxer's external references are off by
     /// default).
-    static let inputOptions = ["-protocol_whitelist", "file", "-format_whitelist", "mov,matroska,avi"]
+    static let inputOptions = ["-protocol_whitelist", "file", "-format_whitelist", "mov,matroska,avi,ogg,mpegts,mpeg,asf,flv"]
 
     /// The input: the file Waterfall opened and checked, handed over as descriptor 3.
     static let input = "/dev/fd/3"

@@ -37,6 +37,14 @@ import Testing
         SizeCase(name: "web.webm", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "libvpx-vp9"], sound: "libopus") },
                  display: (320, 240), stored: (320, 240), codec: "vp9"),
         SizeCase(name: "camera.avi", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "mpeg4"]) }, display: (320, 240), stored: (320, 240), codec: "mpeg4"),
+        // The web's Ogg, a camcorder's transport stream, a DVD's program stream, Windows Media, Flash.
+        SizeCase(name: "web.ogv", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "libtheora"]) }, display: (320, 240), stored: (320, 240), codec: "theora"),
+        SizeCase(name: "camcorder.mts", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "mpeg2video", "-f", "mpegts"]) },
+                 display: (320, 240), stored: (320, 240), codec: "mpeg2video"),
+        SizeCase(name: "disc.mpg", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "mpeg2video", "-f", "vob"]) },
+                 display: (320, 240), stored: (320, 240), codec: "mpeg2video"),
+        SizeCase(name: "windows.wmv", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "wmv2"]) }, display: (320, 240), stored: (320, 240), codec: "wmv2"),
+        SizeCase(name: "flash.flv", make: { try VideoFixtures.pattern($0, codec: ["-c:v", "flv1"]) }, display: (320, 240), stored: (320, 240), codec: "flv1"),
         // A phone's portrait video is stored landscape with a display matrix.
         SizeCase(name: "turned-90.mp4", make: { try VideoFixtures.pattern($0); try VideoFixtures.box(["rotate", $0, "90"]) },
                  display: (240, 320), stored: (320, 240), codec: "h264", rotation: 90),
@@ -242,6 +250,30 @@ import Testing
 
     /// A video replaced while the build reads it is not stored under the old file's hash: skipped, and read
     /// afresh by the next build.
+    /// Containers no browser plays (or not every one: Ogg) are converted once to H.264 in MP4, as AVI is.
+    @Test func camerasAndOldFormatsArePublishedAsMP4() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let names = ["web.ogv", "camcorder.mts", "disc.mpg", "windows.wmv", "flash.flv"]
+        for example in Self.sizeCases where names.contains(example.name) { try example.make(input.path + "/" + example.name) }
+        let (report, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0 && (report["skipped"] as? [Any])?.isEmpty == true, "\(run.stderr)")
+        for name in names {
+            #expect(try VideoFixtures.probe(output.path + "/images/video/\(name).mp4", "stream=codec_name").contains("codec_name=h264"), "\(name)")
+        }
+    }
+
+    /// A QuickTime reference movie keeps its frames in another file: FFmpeg never opens it, and the skip says why.
+    @Test func aMovieWhoseFramesAreElsewhereIsSkippedSayingSo() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        let movie = try VideoFixtures.pattern(input.path + "/reference.mov", extra: ["-f", "mov"])
+        try VideoFixtures.box(["external", movie, "/Volumes/Elsewhere/clip.mov"])
+        let (report, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("reference.mov: skipped: its frames are in another file (an external data reference to "
+            + "/Volumes/Elsewhere/clip.mov), which Waterfall does not open\n"), "\(run.stderr)")
+        #expect((report["skipped"] as? [Any])?.count == 1)
+    }
+
     @Test func aVideoChangedDuringTheBuildIsNotStoredAsTheOldOne() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder(), tools = try TemporaryFolder()
         let clip = try VideoFixtures.pattern(input.path + "/clip.mp4")
