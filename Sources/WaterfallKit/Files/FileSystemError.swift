@@ -22,6 +22,12 @@ struct FileSystemError: Error, Sendable, CustomStringConvertible {
         FileSystemError(path, "\(action): \(POSIXErrorText(code))", code: code)
     }
 
+    /// The storage said no (full, over quota, failing, read-only): nothing about the file in hand, so the build
+    /// stops rather than skip it.
+    var isStorageFailure: Bool { code.map(Self.storageErrors.contains) ?? false }
+
+    static let storageErrors: [Int32] = [ENOSPC, EDQUOT, EIO, EROFS, EFBIG]
+
     /// "PATH: REASON", or the reason alone when it names its path itself.
     var description: String { path.isEmpty ? reason : "\(PathText.display(path)): \(reason)" }
 }

@@ -314,17 +314,17 @@ public struct SiteBuilder: Sendable {
         do {
             try pages.render(root) { page throws(BuildError) in
                 let at = next()
-                do {
+                do throws(FileSystemError) {
                     if let inputs = page.inputs, try writer.keep(page.path, at: at, madeFrom: inputs) { return }
                 } catch {
-                    throw BuildError("\(error)")
+                    throw Self.writing(error)
                 }
                 let html = try page.render()
                 rendered += 1
-                do {
+                do throws(FileSystemError) {
                     try writer.write(html, to: page.path, at: at, inputs: page.inputs)
                 } catch {
-                    throw BuildError("\(error)")
+                    throw Self.writing(error)
                 }
             }
             for asset in assets { try writer.write(asset.bytes, to: asset.path, at: next()) }
@@ -348,10 +348,19 @@ public struct SiteBuilder: Sendable {
         } catch let error as BuildError {
             writer.abandon()
             throw error
+        } catch let error as FileSystemError {
+            writer.abandon()
+            throw Self.writing(error)
         } catch {
             writer.abandon()
             throw BuildError("\(error)")
         }
+    }
+
+    /// A failure while the site is written: the storage's (a full disk) says that the build stopped and the last
+    /// site stands, as a failure while the images were made does.
+    static func writing(_ error: FileSystemError) -> BuildError {
+        BuildError(error.isStorageFailure ? ImageDeriver.stopping(error.description) : error.description)
     }
 
     /// The last path component of a folder, for a default title ("." becomes the current folder's name).

@@ -45,6 +45,6 @@ struct FFmpegRun {
 
     /// The storage error ffmpeg met writing its output, in its words (it runs in the C locale: English).
     static func storageFailure(_ stderr: String) -> String? {
-        [ENOSPC, EDQUOT, EIO, EROFS, EFBIG].lazy.map { String(cString: strerror($0)) }.first { stderr.contains($0) }
+        FileSystemError.storageErrors.lazy.map { String(cString: strerror($0)) }.first { stderr.contains($0) }
     }
 }

@@ -46,6 +46,29 @@ struct TrustFullDiskTests {
         #expect(Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) }
                 == Trust.snapshot(fresh.path + "/site") { $0.starts(with: Array(".waterfall".utf8)) })
     }
+
+    /// The cache elsewhere, with room: the images are made, and it is the site that does not fit when it is
+    /// staged. The same line, the same exit status, the last site as it was, nothing left in the staging folder.
+    @Test func aSiteThatDoesNotFitWhenWrittenLeavesTheLastOne() throws {
+        let disk = try SmallDisk(kilobytes: 400)
+        let input = try TemporaryFolder(), cache = try TemporaryFolder()
+        for name in ["chelsea-the-cat.jpg", "coffee-cup.jpg", "cameraman.jpg"] {
+            try input.copy(Fixtures.inRepository("SampleGallery/" + name), as: name)
+        }
+        let site = disk.path + "/site"
+        let arguments = [input.path, "-o", site, "--cache-dir", cache.path + "/cache", "--quiet"]
+        #expect(try WaterfallProcess.run(["build"] + arguments).status == 0)
+        let before = Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) }
+        for name in ["coffee-espresso.jpg", "brick-wall.jpg", "retina-fundus.jpg", "retina-panorama.jpg", "coffee-panorama.jpg"] {
+            try input.copy(Fixtures.inRepository("SampleGallery/" + name), as: name)
+        }
+        let full = try WaterfallProcess.run(["build"] + arguments)
+        #expect(full.status == 1 && !full.signalled, "\(full.stderr)")
+        #expect(full.stderr.split(separator: "\n").count == 1 && full.stderr.contains("No space left on device")
+                && full.stderr.hasSuffix("the build stopped, and the last site was left as it was\n"), "\(full.stderr)")
+        #expect(Trust.snapshot(site) { $0.starts(with: Array(".waterfall".utf8)) } == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/.waterfall/tmp").isEmpty)
+    }
 }
 
 /// A tmpfs of a few hundred kilobytes, mounted for one test and unmounted after.
