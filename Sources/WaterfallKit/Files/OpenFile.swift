@@ -51,20 +51,10 @@ final class OpenFile: Sendable {
     /// The whole file; more than `limit` bytes is an error that says the limit.
     func read(limit: Int) throws(FileSystemError) -> [UInt8] {
         guard size <= limit else { throw FileSystemError(path, "larger than the \(ByteCount.text(limit)) limit") }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var count = 0
-        while count < size {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, size - count, off_t(count)) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw FileSystemError.system(path, "cannot read") }
-            if n == 0 { break }  // shrank while being read: what is there
-            count += n
-        }
-        if count < size { bytes.removeSubrange(count...) }
-        return bytes
+        return try read(upTo: size)
     }
 
-    /// Its first `count` bytes (fewer when it is shorter).
+    /// Its first `count` bytes (fewer when it is shorter, or shrank while being read: what is there).
     func read(upTo count: Int) throws(FileSystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
@@ -75,7 +65,8 @@ final class OpenFile: Sendable {
             if n == 0 { break }
             done += n
         }
-        return Array(bytes[..<done])
+        if done < count { bytes.removeSubrange(done...) }
+        return bytes
     }
 
     /// Each line of the file (without its `\n`), read in blocks: a large file is never in memory whole.
