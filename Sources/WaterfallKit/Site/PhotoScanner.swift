@@ -15,6 +15,8 @@ struct PhotoScanner: Sendable {
     var jobs: Int
     /// Links to anywhere are followed (`--follow-symlinks`).
     var followsAllLinks = false
+    /// The photos' content hash (keyed in keyed mode): the cache and the output's records use the same.
+    var hasher = ContentHasher.plain
 
     struct Result {
         var photos: [Photo]
@@ -82,7 +84,7 @@ struct PhotoScanner: Sendable {
         let entries = found, texts = sidecars
         observe(.reading(total: entries.count))
         let done = Atomic<Int>(0), hits = Atomic<Int>(0)
-        let reader = self.reader, input = self.input
+        let reader = self.reader, input = self.input, hasher = self.hasher
         let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<Photo, ImageReadError>, warnings: [String], split: WorkSplit) in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
             let name = String(path.dropFirst(prefix))
@@ -115,7 +117,7 @@ struct PhotoScanner: Sendable {
             let bytes = Self.load(path, size: status.size)
             split.read += WorkSplit.seconds(since: start)
             start = ContinuousClock.now
-            let hashed = bytes.map { ContentDigest.of($0).hex } ?? BuildCache.contentHash(path)
+            let hashed = bytes.map { hasher.digest($0).hex } ?? hasher.hash(path: path)
             split.hash += WorkSplit.seconds(since: start)
             guard let content = hashed else { return (.failure(unreadable()), warnings, split) }
             if let entry = cache?.entry(for: name, content: content, status: status), entry.entry.header.pixelCount <= reader.images.maxPixels {
