@@ -27,6 +27,9 @@ public struct BuildOptions: Sendable {
     public var shard: (index: Int, count: Int)?
     /// Symbolic links are followed wherever they lead, not only inside the input and the theme.
     public var followSymlinks = false
+    /// Keyed mode's key (`WATERFALL_KEY` or `--key-file`): the cache's entries and the output's records carry
+    /// a MAC under it, and files are proven by a keyed hash; nil builds without one.
+    public var key: RecordKey?
 
     /// The cache folder this build uses.
     public var cacheFolder: String { cacheDirectory ?? FolderPath.join(output, ".waterfall/cache") }

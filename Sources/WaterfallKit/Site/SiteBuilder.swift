@@ -23,6 +23,7 @@ public struct SiteBuilder: Sendable {
         var timer = StageTimer()
         try FolderRules(options: options).check()
         var folders = try BuildFolders(existing: options)
+        for note in folders.unsignedNotes { observe(.note(note)) }
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
@@ -30,7 +31,8 @@ public struct SiteBuilder: Sendable {
         let scanner = PhotoScanner(input: options.input, excluding: excludedFolders(),
                                    reader: MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: videoTools),
                                    jobs: options.jobs,
-                                   followsAllLinks: options.followSymlinks)
+                                   followsAllLinks: options.followSymlinks,
+                                   hasher: options.key?.content ?? .plain)
         var scanned = scanner.scan(cache: folders.cache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
