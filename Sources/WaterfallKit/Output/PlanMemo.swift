@@ -23,14 +23,20 @@ struct PlanMemo: Equatable {
 
     /// The memo in `state` when it goes with the manifest there now (and, with `mac`, when its MAC verifies).
     static func read(from state: FolderHandle, mac: RecordMAC? = nil) -> PlanMemo? {
-        guard let manifest = ManifestStamp(state, keyed: mac != nil), let sealed = try? state.openFile(fileName).read(limit: 4096),
-              let bytes = mac.map({ $0.opened(sealed).map(Array.init) }) ?? sealed else { return nil }
+        guard let manifest = ManifestStamp(state, keyed: mac != nil), let stored = try? state.openFile(fileName).read(limit: 4096),
+              let bytes = Self.text(of: stored, mac: mac) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count == 5, lines[0] == magic, lines[4].isEmpty, let inputs = ContentDigest(hex: lines[1]),
               lines[2] == manifest.text else { return nil }
         let counts = lines[3].split(separator: " ").compactMap { Int($0) }
         guard counts.count == 2, counts.allSatisfy({ $0 >= 0 }) else { return nil }
         return PlanMemo(inputs: inputs, albums: counts[0], pages: counts[1])
+    }
+
+    /// The memo's text: all of it without a key; with one, what its seal vouches for (nil: no valid seal).
+    private static func text(of stored: [UInt8], mac: RecordMAC?) -> [UInt8]? {
+        guard let mac else { return stored }
+        return mac.opened(stored).map(Array.init)
     }
 
     /// Records the memo for the manifest in `state` now (no manifest: no memo, and an old one is removed);

@@ -101,7 +101,12 @@ struct ByteWriter {
     }
 
     private mutating func spill() throws(FileSystemError) {
-        if mac != nil { mac!.add(block) } else { checksum = Checksum.of(block, from: checksum) }
+        if var stream = mac {
+            stream.add(block)
+            mac = stream
+        } else {
+            checksum = Checksum.of(block, from: checksum)
+        }
         try file.append(bytes: block)
         block.removeAll(keepingCapacity: true)
     }
