@@ -30,10 +30,12 @@ void wf_mac_prepare(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t key[WF_KEY_
     sodium_memzero(&s, sizeof s);
 }
 
-void wf_mac_update(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t *bytes, size_t length) {
+void wf_mac_update(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t *a, size_t a_length, const uint8_t *b,
+                   size_t b_length) {
     crypto_generichash_state s;
     memcpy(&s, state, sizeof s);
-    crypto_generichash_update(&s, bytes, length);
+    if (a_length) crypto_generichash_update(&s, a, a_length);
+    if (b_length) crypto_generichash_update(&s, b, b_length);
     memcpy(state, &s, sizeof s);
     sodium_memzero(&s, sizeof s);
 }

@@ -32,8 +32,10 @@ int wf_key_derive(uint8_t subkey[WF_KEY_BYTES], uint64_t id, const uint8_t maste
 /* A fresh keyed state for a 16-byte tag. */
 void wf_mac_prepare(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t key[WF_KEY_BYTES]);
 
-/* Adds bytes to a state (streaming: a file written in blocks). */
-void wf_mac_update(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t *bytes, size_t length);
+/* Adds `a` followed by `b` (either may be empty) to a state (streaming: a file written in blocks, or read a
+ * line and its newline at a time). */
+void wf_mac_update(uint8_t state[WF_MAC_STATE_BYTES], const uint8_t *a, size_t a_length, const uint8_t *b,
+                   size_t b_length);
 
 /* The tag of what a state has taken; the state itself is left as it was. */
 void wf_mac_final(const uint8_t state[WF_MAC_STATE_BYTES], uint8_t tag[WF_TAG_BYTES]);

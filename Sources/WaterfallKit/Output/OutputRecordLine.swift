@@ -36,10 +36,12 @@ enum OutputRecordLine {
     }
 
     /// `parse`, the path left as its UTF-8 bytes (read in place, no string made, in the common case) and
-    /// the record's own path empty. With `mac`, only a line whose MAC verifies, and that holds a change time.
-    static func parseInPlace(_ line: ArraySlice<UInt8>, mac: RecordMAC? = nil) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
+    /// the record's own path empty. With `mac`, only a line whose MAC verifies (unless not `verifying`: the
+    /// manifest's seal vouched for it), and that holds a change time.
+    static func parseInPlace(_ line: ArraySlice<UInt8>, mac: RecordMAC? = nil,
+                             verifying: Bool = true) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
         guard let mac else { return parseUnsealed(line, sealed: false) }
-        guard let body = unsealed(line, mac: mac), let parsed = parseUnsealed(body, sealed: true),
+        guard let body = unsealed(line, mac: mac, verifying: verifying), let parsed = parseUnsealed(body, sealed: true),
               parsed.record.changed != nil else { return nil }
         return parsed
     }
@@ -59,14 +61,30 @@ enum OutputRecordLine {
     private static let sealStart = #", "mac": ""#
     private static let sealEnd = #""}"#
 
-    /// The line up to its MAC (without the closing `}` that the MAC was made with) when the MAC verifies.
-    private static func unsealed(_ line: ArraySlice<UInt8>, mac: RecordMAC) -> ArraySlice<UInt8>? {
+    /// The manifest's last line in keyed mode: the tag, under the key's manifest subkey, of every byte before
+    /// it. When it verifies, it vouches for every line at once.
+    static func manifestSeal(_ tag: ContentDigest) -> String { manifestSealStart + tag.hex + sealEnd + "\n" }
+
+    /// The tag a manifest's seal line holds; nil for any other line.
+    static func manifestSealTag(_ line: ArraySlice<UInt8>) -> ContentDigest? {
+        let start = manifestSealStart.utf8.count, end = sealEnd.utf8.count
+        guard line.count == start + 2 * RecordMAC.tagBytes + end, line.starts(with: manifestSealStart.utf8),
+              line.suffix(end).elementsEqual(sealEnd.utf8) else { return nil }
+        return ContentDigest(hexBytes: line.dropFirst(start).dropLast(end))
+    }
+
+    private static let manifestSealStart = #"{"waterfall": "seal", "mac": ""#
+
+    /// The line up to its MAC (without the closing `}` that the MAC was made with) when the MAC verifies, or
+    /// without checking it when not `verifying` (a manifest whose seal vouches for it).
+    private static func unsealed(_ line: ArraySlice<UInt8>, mac: RecordMAC, verifying: Bool) -> ArraySlice<UInt8>? {
         let start = sealStart.utf8.count, end = sealEnd.utf8.count, hex = 2 * RecordMAC.tagBytes
         guard line.count > start + hex + end else { return nil }
         let cut = line.endIndex - end - hex - start
         guard line[cut..<cut + start].elementsEqual(sealStart.utf8), line[(line.endIndex - end)...].elementsEqual(sealEnd.utf8),
               let tag = ContentDigest(hexBytes: line[(cut + start)..<(line.endIndex - end)]) else { return nil }
         let body = line[..<cut]
+        guard verifying else { return body }
         let verified = body.withUnsafeBytes { body in
             withUnsafeBytes(of: UInt8(ascii: "}")) { mac.verify(tag, body, $0) }
         }

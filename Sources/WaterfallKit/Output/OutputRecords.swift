@@ -90,6 +90,7 @@ struct OutputRecords: Sendable {
     /// The content hash files are proven by (keyed in keyed mode), and keyed mode's MAC of record lines.
     private(set) var hasher = ContentHasher.plain
     private var mac: RecordMAC?
+    private var seal: RecordMAC?
     /// Lines keyed mode found without a valid MAC (made without the key, or with another, or forged): ignored.
     private(set) var unsigned = 0
 
@@ -140,6 +141,7 @@ struct OutputRecords: Sendable {
     init(key: RecordKey?) {
         hasher = key?.content ?? .plain
         mac = key?.records
+        seal = key?.manifest
     }
 
     /// Whether the records are keyed mode's.
@@ -166,34 +168,62 @@ struct OutputRecords: Sendable {
     }
 
     /// The records in the state folder; what cannot be read proves nothing, and with `key`, neither does a
-    /// line without a valid MAC.
+    /// line without a valid MAC. A keyed manifest's seal (its last line) vouches for all its lines at once
+    /// (one pass of keyed BLAKE2b over the file, not a tag per line); when it does not verify (a line added
+    /// or changed, another key's manifest), the file is read again and each line's own MAC decides.
     static func read(from state: FolderHandle, key: RecordKey? = nil) -> OutputRecords {
         var records = OutputRecords(key: key)
-        let mac = records.mac
-        for name in [manifestName, journalName] {
-            guard let file = try? state.openFile(name) else { continue }
-            // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
-            // records rehashes them all several times.
-            records.reserve(records.count + file.size / 160)
-            records.all.reserveCapacity(records.count + file.size / 160)
-            records.bytes.reserveCapacity(records.bytes.count + file.size / 4)
-            try? file.forEachLine { line in
-                guard let (path, record) = OutputRecordLine.parseInPlace(line, mac: mac) else {
-                    if mac != nil, line.first == UInt8(ascii: "{"), line.count > 2, line[line.startIndex + 1] == UInt8(ascii: "\"") {
-                        // A line of JSON: a record without a valid MAC (the heading is `{"waterfall"…`).
-                        if !line.starts(with: heading.utf8) { records.unsigned += 1 }
-                    }
-                    return
-                }
-                path.withUnsafeBufferPointer { records.add(record, path: $0) }
-                if name == journalName { records.isManifestOnly = false }
-            }
+        if let manifest = try? state.openFile(manifestName), !records.readLines(of: manifest, trustingSeal: true).sealHolds {
+            records = OutputRecords(key: key)
+            records.readLines(of: manifest, trustingSeal: false)
+            records.sealHeld = false
+        }
+        if let journal = try? state.openFile(journalName), records.readLines(of: journal, trustingSeal: false).records > 0 {
+            records.isManifestOnly = false
         }
         return records
     }
 
+    /// Adds the records of the file's lines; how many it added. With `trustingSeal` in keyed mode the lines'
+    /// own MACs are not checked, and the file's seal decides: `sealHolds` false means it did not verify (the
+    /// records added are then not to be used). Without a key, or checking each line, it holds.
+    @discardableResult
+    private mutating func readLines(of file: OpenFile, trustingSeal: Bool) -> (records: Int, sealHolds: Bool) {
+        // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000 records
+        // rehashes them all several times.
+        reserve(count + file.size / 160)
+        all.reserveCapacity(count + file.size / 160)
+        bytes.reserveCapacity(bytes.count + file.size / 4)
+        let mac = self.mac
+        var stream = trustingSeal ? seal?.stream() : nil
+        let checkingEach = stream == nil
+        var sealed = false, added = 0
+        try? file.forEachLine { line in
+            if stream != nil {
+                // The seal counts only as the last line: its tag is of every byte before it.
+                sealed = OutputRecordLine.manifestSealTag(line).map { RecordMAC.equal($0, stream!.tag) } ?? false
+                stream!.add(line: line)
+            }
+            guard let (path, record) = OutputRecordLine.parseInPlace(line, mac: mac, verifying: checkingEach) else {
+                if checkingEach, mac != nil, line.first == UInt8(ascii: "{"), line.count > 2, line[line.startIndex + 1] == UInt8(ascii: "\"") {
+                    // A line of JSON: a record without a valid MAC (the heading and the seal are `{"waterfall"…`).
+                    if !line.starts(with: Self.headingStart) { unsigned += 1 }
+                }
+                return
+            }
+            path.withUnsafeBufferPointer { add(record, path: $0) }
+            added += 1
+        }
+        return (added, checkingEach || sealed)
+    }
+
+    private static let headingStart = Array(#"{"waterfall""#.utf8)
+
     /// Whether the records all came from a manifest (no journal of a stopped build added any).
     private(set) var isManifestOnly = true
+    /// Whether the manifest is as a build wrote it: false when keyed mode found its seal broken (lines added
+    /// or changed since, or another key's), so that the next manifest is written anew.
+    private(set) var sealHeld = true
 
     /// How many paths the records name.
     var count: Int { all.count }
@@ -341,16 +371,21 @@ struct OutputRecords: Sendable {
     }
 
     /// Writes the manifest for `files` as the new file `name` in `folder`, sorted by path bytes so the same
-    /// site gives the same order; in blocks, never whole in memory. With `mac`, each line carries its MAC.
-    static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle, mac: RecordMAC? = nil) throws(FileSystemError) {
+    /// site gives the same order; in blocks, never whole in memory. With `key`, each line carries its MAC and
+    /// the file ends in its seal.
+    static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle, key: RecordKey? = nil) throws(FileSystemError) {
         let descriptor = try folder.createNew(name)
         defer { close(descriptor) }
         var writer = BufferedWriter(descriptor: descriptor, path: folder.display(name))
+        var seal = key?.manifest.stream()
         do {
-            try writer.append(heading + "\n")
-            for record in files.sorted(by: { ExactPath.precedes($0.path, $1.path) }) {
-                try writer.append(OutputRecordLine.render(record, mac: mac))
+            for line in [heading + "\n"] + files.sorted(by: { ExactPath.precedes($0.path, $1.path) }).lazy.map({
+                OutputRecordLine.render($0, mac: key?.records)
+            }) {
+                seal?.add(line.utf8)
+                try writer.append(line)
             }
+            if let seal { try writer.append(OutputRecordLine.manifestSeal(seal.tag)) }
             try writer.flush()
         } catch {
             folder.remove(name)

@@ -405,11 +405,11 @@ struct SiteWriter {
         }
         // The manifest on disk is already this one when nothing was staged and every planned path is kept with
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
-        if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map(\.existing))) {
+        if !(staged.isEmpty && records.isManifestOnly && records.sealHeld && records.same(as: planned.lazy.map(\.existing))) {
             var kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
             if key != nil { refreshChangeTimes(of: &kept) }
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-            try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp, mac: key?.records)
+            try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp, key: key)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
         }
         state.remove(OutputRecords.journalName)

@@ -3,7 +3,7 @@ import CImageIO
 /// Keyed mode's secret (`WATERFALL_KEY`, or `--key-file FILE`): 32 random bytes, written as 64 hexadecimal
 /// digits. From it come one subkey per purpose (libsodium's crypto_kdf), so that a tag of one kind of
 /// record never passes for another's: the content hash of files, the cache's entries, the cache's index,
-/// the output's records (manifest and journal lines) and the plan memo.
+/// the output's records (manifest and journal lines), the manifest's seal and the plan memo.
 ///
 /// With a key, every cache entry and output record carries a MAC under it, and one without a valid MAC is
 /// treated as absent; files are proven by a keyed hash of their bytes. Whoever can write the cache or the
@@ -14,6 +14,8 @@ public struct RecordKey: Sendable {
     let entries: RecordMAC
     let index: RecordMAC
     let records: RecordMAC
+    /// The manifest's seal: one tag for the whole file, so that a rebuild need not check each line's.
+    let manifest: RecordMAC
     let memo: RecordMAC
 
     public static let environmentVariable = "WATERFALL_KEY"
@@ -54,12 +56,13 @@ public struct RecordKey: Sendable {
         entries = RecordMAC(key: try Self.subkey(.cacheEntry, of: master, origin: origin))
         index = RecordMAC(key: try Self.subkey(.cacheIndex, of: master, origin: origin))
         records = RecordMAC(key: try Self.subkey(.outputRecord, of: master, origin: origin))
+        manifest = RecordMAC(key: try Self.subkey(.manifestSeal, of: master, origin: origin))
         memo = RecordMAC(key: try Self.subkey(.planMemo, of: master, origin: origin))
     }
 
     /// What each subkey is for (crypto_kdf's subkey numbers: never reuse one for another purpose).
     private enum Purpose: UInt64 {
-        case content = 1, cacheEntry, cacheIndex, outputRecord, planMemo
+        case content = 1, cacheEntry, cacheIndex, outputRecord, planMemo, manifestSeal
     }
 
     private static func subkey(_ purpose: Purpose, of master: [UInt8], origin: String) throws(Problem) -> [UInt8] {

@@ -65,12 +65,19 @@ struct RecordMAC: Sendable {
     struct Stream: Sendable {
         fileprivate var state: [UInt8]
 
-        mutating func add(_ bytes: UnsafeRawBufferPointer) {
-            guard bytes.count > 0 else { return }
-            state.withUnsafeMutableBufferPointer { wf_mac_update($0.baseAddress!, RecordMAC.base(bytes), bytes.count) }
+        /// Adds `a` followed by `b`.
+        mutating func add(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) {
+            state.withUnsafeMutableBufferPointer {
+                wf_mac_update($0.baseAddress!, RecordMAC.base(a), a.count, RecordMAC.base(b), b.count)
+            }
         }
 
         mutating func add(_ bytes: some Collection<UInt8>) { RecordMAC.contiguous(bytes) { add($0) } }
+
+        /// Adds a line's bytes and its newline, in one call.
+        mutating func add(line: some Collection<UInt8>) {
+            RecordMAC.contiguous(line) { line in withUnsafeBytes(of: UInt8(ascii: "\n")) { add(line, $0) } }
+        }
 
         /// The tag of everything added so far (more may be added after).
         var tag: ContentDigest {
