@@ -80,9 +80,9 @@ struct SiteWriter {
     /// The memo the last finished build left beside its manifest (`PlanMemo`), when that manifest is still
     /// the one on disk and its records came from it alone.
     func lastPlan() -> PlanMemo? {
-        // Anything at the journal's name (a stopped build's journal, or a thing planted there) is for the
-        // full build to deal with.
-        guard records.isManifestOnly, legacyPaths.isEmpty, state.kind(OutputRecords.journalName) == nil else { return nil }
+        // Anything at the journal's name (a stopped build's journal, or a thing planted there), or a keyed
+        // manifest whose seal is broken (to be written anew), is for the full build to deal with.
+        guard records.isManifestOnly, records.sealHeld, legacyPaths.isEmpty, state.kind(OutputRecords.journalName) == nil else { return nil }
         return PlanMemo.read(from: state, mac: key?.memo)
     }
 
