@@ -116,6 +116,8 @@ sanitize: deps
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_orient.c $(C_LIBS) -o .build/sanitize/orient
 	.build/sanitize/orient
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_keyed.c $(C_LIBS) -o .build/sanitize/keyed
+	.build/sanitize/keyed
 	@# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(C_SOURCES) Tests/CJPEGOracle/jpeg_oracle.c \
 		Tests/CImageIO/check_jpeg_encode.c $(C_LIBS) -o .build/sanitize/jpeg_encode
