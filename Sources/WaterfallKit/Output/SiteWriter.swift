@@ -394,7 +394,6 @@ struct SiteWriter {
                 try tmp.renameNew(temporary, to: folder, as: name)
             }
         }
-        if key != nil { refreshChangeTimes() }
         var outcome: (removed: [String], leftAlone: [String]) = ([], [])
         var carried: [OwnedFile] = []
         if removingStale {
@@ -407,9 +406,15 @@ struct SiteWriter {
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
         if !(staged.isEmpty && records.isManifestOnly && records.sealHeld && records.same(as: planned.lazy.map(\.existing))) {
             var kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
-            if key != nil { refreshChangeTimes(of: &kept) }
+            var written = staged.map(\.record)
+            if key != nil {
+                // Every file this build put in place, linked or removed: their inodes' change times moved.
+                let touched = Set(written.map(\.identity) + outcome.removed.compactMap { records.record(at: ExactPath($0))?.identity })
+                kept = retakingChangeTimes(kept, touched: touched)
+                written = retakingChangeTimes(written, touched: touched)
+            }
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-            try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp, key: key)
+            try OutputRecords.writeManifest(kept + written + carried, as: manifest, in: tmp, key: key)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
         }
         state.remove(OutputRecords.journalName)
@@ -418,25 +423,19 @@ struct SiteWriter {
         return outcome
     }
 
-    /// In keyed mode a record holds its file's change time, which the rename into place moved: taken again
-    /// once every file is in place (a file that is not the one staged keeps the record it had).
-    private mutating func refreshChangeTimes() {
+    /// In keyed mode a record holds its file's change time, which this build's renames, links and removals
+    /// moved (a stored image linked at two paths is one inode): taken again, once every file is in place, for
+    /// the records of the inodes it `touched` (a file that is not the one recorded keeps its record).
+    private func retakingChangeTimes(_ files: [OwnedFile], touched: Set<FileIdentity>) -> [OwnedFile] {
         var folders = FolderCursor(root: root)
-        for index in staged.indices.sorted(by: { ExactPath.precedes(staged[$0].record.path, staged[$1].record.path) }) {
-            let path = staged[index].record.path
-            guard let folder = try? folders.open(FolderPath.parent(of: "/" + path).dropFirst(), create: false),
-                  let info = folder.status(FolderPath.lastComponent(of: path)), FileIdentity(info) == staged[index].record.identity
-            else { continue }
-            staged[index].record.changed = OwnedFile.changeTime(info)
-        }
-    }
-
-    /// Kept files that share their inode with one this build linked in place (the same stored image at two
-    /// paths) had their change time moved by the link: taken again, so the next build proves them at once.
-    private func refreshChangeTimes(of kept: inout [OwnedFile]) {
-        let linked = Dictionary(staged.map { ($0.record.identity, $0.record.changed) }, uniquingKeysWith: { first, _ in first })
-        for index in kept.indices {
-            if let changed = linked[kept[index].identity] { kept[index].changed = changed }
+        return files.sorted { ExactPath.precedes($0.path, $1.path) }.map { record in
+            guard touched.contains(record.identity),
+                  let folder = try? folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: false),
+                  let info = folder.status(FolderPath.lastComponent(of: record.path)), FileIdentity(info) == record.identity
+            else { return record }
+            var record = record
+            record.changed = OwnedFile.changeTime(info)
+            return record
         }
     }
 

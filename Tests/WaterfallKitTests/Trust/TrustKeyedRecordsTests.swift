@@ -261,16 +261,19 @@ struct TrustKeyedRecordsTests {
     }
 
     /// A keyed rebuild with nothing changed is found unchanged, as without a key: the MACs and change times
-    /// of its own records hold from build to build (a photo added that shares its images with others
-    /// included: the link moves their change time, and the manifest takes it again).
+    /// of its own records hold from build to build, a photo added or removed that shares its images with
+    /// another included (a link made or removed moves the change time of every path of that image, and the
+    /// manifest takes it again).
     @Test func aKeyedRebuildWithNothingChangedIsUnchanged() throws {
         let input = try Trust.input([Self.victim, Self.donor])
         let work = try TemporaryFolder()
         let output = work.path + "/out", cache = work.path + "/cache"
-        for step in 0..<5 {
-            if step == 2 { try Trust.copy(Trust.photo(Self.donor), to: input.path + "/copy-of-cup.jpg") }
+        let copy = input.path + "/copy-of-cup.jpg"
+        for step in 0..<7 {
+            if step == 2 { try Trust.copy(Trust.photo(Self.donor), to: copy) }
+            if step == 5 { try FileManager.default.removeItem(atPath: copy) }
             let (run, report) = try Self.build(input.path, output, cache: cache, key: Self.key)
-            #expect(report["unchanged"] as? Bool == [false, true, false, true, true][step], "step \(step): \(report)")
+            #expect(report["unchanged"] as? Bool == [false, true, false, true, true, false, true][step], "step \(step): \(report)")
             #expect(!run.stderr.contains("not signed"), "\(run.stderr)")
         }
     }
