@@ -5,14 +5,14 @@ SWIFT        ?= swift
 PREFIX       ?= /usr/local
 SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
 CLANG        ?= $(SWIFT_BIN)clang
-BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev ffmpeg
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libsodium-dev ffmpeg
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 
 C_FOLDERS    := $(sort $(dir $(wildcard Sources/CImageIO/*/*.c)))
 C_SOURCES    := $(wildcard Sources/CImageIO/*/*.c)
 C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld
-C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lm
+C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lsodium -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 # HEIC, AVIF, WebP and GIF fixtures, one folder per format, each with its expected.json.
@@ -116,6 +116,8 @@ sanitize: deps
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_orient.c $(C_LIBS) -o .build/sanitize/orient
 	.build/sanitize/orient
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_keyed.c $(C_LIBS) -o .build/sanitize/keyed
+	.build/sanitize/keyed
 	@# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
 	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(C_SOURCES) Tests/CJPEGOracle/jpeg_oracle.c \
 		Tests/CImageIO/check_jpeg_encode.c $(C_LIBS) -o .build/sanitize/jpeg_encode

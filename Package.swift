@@ -23,6 +23,8 @@ let package = Package(
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"), .linkedLibrary("webp"),
                 .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"), .linkedLibrary("gif"),
                 .linkedLibrary("avif"),
+                // Keyed mode's MACs and keyed content hashes (keyed BLAKE2b, crypto_kdf): common/keyed_hash.c.
+                .linkedLibrary("sodium"),
             ]
         ),
         .target(name: "WaterfallKit", dependencies: ["CImageIO"]),

@@ -3,7 +3,8 @@
  * photo in a cache restored on another machine, where modification times differ, for checking that a
  * cached image is the one its entry describes, and for proving that a file in the output is the one
  * Waterfall wrote. Not a cryptographic hash: it guards against accidents and planted files, not against
- * someone who can also write the records that hold the hashes.
+ * someone who can also write the records that hold the hashes. In keyed mode, keyed BLAKE2b takes its
+ * place (keyed_hash.c, through ContentHasher), and the records carry MACs.
  */
 #include <errno.h>
 #include <stdlib.h>

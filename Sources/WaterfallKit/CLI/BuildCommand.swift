@@ -8,7 +8,7 @@ struct BuildCommand {
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
                                [--follow-symlinks] [--base-url URL]
                                [--placement balanced|shortest|round-robin] [--bottom natural|flush]
-                               [--max-crop S] [--formats LIST]
+                               [--max-crop S] [--formats LIST] [--key-file FILE]
 
         Builds a waterfall gallery of the photos and videos in INPUT (default: the current
         folder) into OUTPUT (default: _site). Open OUTPUT/index.html in any browser, from a
@@ -43,6 +43,10 @@ struct BuildCommand {
                                anything else is a file to write it to
           --cache-dir DIR      keep headers and derived images in DIR (default OUTPUT/.waterfall/cache),
                                e.g. one that CI restores between runs
+          --key-file FILE      keyed mode: sign the cache's entries and the output's records with the
+                               key in FILE (64 hex digits, from 'openssl rand -hex 32'; outside the
+                               output and the cache), and treat any without a valid signature as
+                               absent; the WATERFALL_KEY environment variable gives it too (a CI secret)
           --shard K/N          only read and make images for the K-th of N parts of the photos, into
                                the cache; no pages. A build with the merged caches writes the site.
           --watch              after building, watch INPUT, the theme and the config (polling once a
@@ -67,6 +71,7 @@ struct BuildCommand {
     static func parse(_ arguments: [String]) throws -> BuildCommand? {
         var command = BuildCommand()
         var inputs: [String] = []
+        var keyFile: String?
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
@@ -102,6 +107,7 @@ struct BuildCommand {
             case .option("--watch"): command.watch = true
             case .option("--follow-symlinks"): command.options.followSymlinks = true
             case .option("--cache-dir"): command.options.cacheDirectory = try scanner.value()
+            case .option("--key-file"): keyFile = try scanner.value()
             case .option("--shard"):
                 let text = try scanner.value()
                 let parts = text.split(separator: "/").map { Int($0) }
@@ -119,6 +125,8 @@ struct BuildCommand {
         guard inputs.count <= 1 else { throw UsageError("build takes one input folder, got \(inputs.count)", command: name) }
         if let input = inputs.first { command.options.input = input }
         guard !command.options.output.isEmpty else { throw UsageError("--output needs a folder", command: name) }
+        command.options.key = try KeySource(file: keyFile).key(
+            outside: [("output", command.options.output), ("cache", command.options.cacheFolder)], command: name)
         return command
     }
 

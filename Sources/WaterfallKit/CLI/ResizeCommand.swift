@@ -12,6 +12,7 @@ struct ResizeCommand {
 
     static let help = """
         Usage: waterfall resize PATH... -o DIR [--width W] [--height H] [--quality Q] [--jobs N]
+                                [--key-file FILE]
 
         Makes one image per photo (a folder means every photo file in it, recursively) into DIR, fitting the
         box W×H (either may be left out; never upscaled), turned upright by its EXIF orientation, with
@@ -29,6 +30,9 @@ struct ResizeCommand {
           --quality Q        JPEG quality, 1-100 (default 82)
           --max-pixels N     skip photos of more than N pixels (default 250000000)
           -j, --jobs N       images made at a time (default: the number of cores)
+          --key-file FILE    keyed mode: DIR's records carry a MAC under the key in FILE (64 hex
+                             digits, outside DIR), and records without a valid one prove nothing;
+                             the WATERFALL_KEY environment variable gives it too
           -h, --help         show this help
 
         Exit status: 0 when every photo was resized, 1 when any was not, 64 for a usage error.
@@ -39,13 +43,16 @@ struct ResizeCommand {
     var output = ""
     var request = ThumbnailRequest()
     var jobs = Parallelism.available
+    var key: RecordKey?
 
     static func parse(_ arguments: [String]) throws -> ResizeCommand? {
         var command = ResizeCommand()
+        var keyFile: String?
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
             case .positional(let path): command.paths.append(path)
+            case .option("--key-file"): keyFile = try scanner.value()
             case .option("-o"), .option("--output"): command.output = try scanner.value()
             case .option("--width"): command.request.maxWidth = try scanner.integer(in: 1...65_500)
             case .option("--height"): command.request.maxHeight = try scanner.integer(in: 1...65_500)
@@ -61,6 +68,7 @@ struct ResizeCommand {
         if command.request.maxWidth == nil && command.request.maxHeight == nil {
             throw UsageError("resize needs --width or --height", command: name)
         }
+        command.key = try KeySource(file: keyFile).key(outside: [("output", command.output)], command: name)
         return command
     }
 
@@ -74,7 +82,7 @@ struct ResizeCommand {
         }
         var writer: SiteWriter
         do {
-            writer = try SiteWriter(output: output)
+            writer = try SiteWriter(output: output, key: key)
         } catch {
             throw UsageError("\(error)", command: Self.name)
         }

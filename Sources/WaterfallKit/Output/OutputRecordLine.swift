@@ -6,22 +6,29 @@ import Darwin
 
 /// One record of the output's manifest or journal as a line of JSON:
 /// `{"path": "photos/a.jpg.html", "size": 1234, "hash": "…", "device": "64769", "inode": "1311", "modified": 17…}`,
-/// and for a page made from known inputs, `"inputs": "…"` last.
+/// and for a page made from known inputs, `"inputs": "…"` last. In keyed mode the record also holds the
+/// file's change time (`"changed": …` after `modified`) and ends in its MAC, `"mac": "…"`: the tag, under
+/// the key's record subkey, of the line as it would be without that field. A line whose MAC does not
+/// verify is no record: each line stands alone, so one forged line proves nothing and costs no other.
 ///
 /// Lines are written in exactly this shape, so reading takes a fast path over the bytes (a site of 100,000
 /// photos has some 400,000 of them); a line in any other shape (a path that needs escapes, a line edited
 /// by hand) goes through the full JSON parser, and a line that is not a record is not one.
 enum OutputRecordLine {
-    static func render(_ record: OwnedFile) -> String {
-        JSONValue.object([
+    /// The line of `record`, sealed with its MAC when `mac` is given.
+    static func render(_ record: OwnedFile, mac: RecordMAC? = nil) -> String {
+        let line = JSONValue.object([
             ("path", .string(record.path)), ("size", .int(record.size)), ("hash", .string(record.hash?.hex ?? "")),
             ("device", .string(String(record.identity.device))), ("inode", .string(String(record.identity.inode))),
             ("modified", .int(record.modified)),
-        ] + (record.inputs.map { [("inputs", .string($0.hex))] } ?? [])).rendered() + "\n"
+        ] + (mac != nil ? record.changed.map { [("changed", .int($0))] } ?? [] : [])
+          + (record.inputs.map { [("inputs", .string($0.hex))] } ?? [])).rendered()
+        guard let mac else { return line + "\n" }
+        return String(line.dropLast()) + sealStart + mac.tag(line.utf8).hex + sealEnd + "\n"
     }
 
-    static func parse(_ line: ArraySlice<UInt8>) -> OwnedFile? {
-        parseInPlace(line).map { path, record in
+    static func parse(_ line: ArraySlice<UInt8>, mac: RecordMAC? = nil) -> OwnedFile? {
+        parseInPlace(line, mac: mac).map { path, record in
             var record = record
             record.path = String(decoding: path, as: UTF8.self)
             return record
@@ -29,11 +36,21 @@ enum OutputRecordLine {
     }
 
     /// `parse`, the path left as its UTF-8 bytes (read in place, no string made, in the common case) and
-    /// the record's own path empty.
-    static func parseInPlace(_ line: ArraySlice<UInt8>) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
-        var cursor = Cursor(bytes: line)
+    /// the record's own path empty. With `mac`, only a line whose MAC verifies (unless not `verifying`: the
+    /// manifest's seal vouched for it), and that holds a change time.
+    static func parseInPlace(_ line: ArraySlice<UInt8>, mac: RecordMAC? = nil,
+                             verifying: Bool = true) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
+        guard let mac else { return parseUnsealed(line, sealed: false) }
+        guard let body = unsealed(line, mac: mac, verifying: verifying), let parsed = parseUnsealed(body, sealed: true),
+              parsed.record.changed != nil else { return nil }
+        return parsed
+    }
+
+    /// A line read as it was before its MAC was added (`sealed`: its closing `}` is cut off with the MAC).
+    private static func parseUnsealed(_ line: ArraySlice<UInt8>, sealed: Bool) -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
+        var cursor = Cursor(bytes: line, sealed: sealed)
         if let parsed = cursor.record() { return parsed }
-        return generic(line).map { record in
+        return generic(sealed ? line + [UInt8(ascii: "}")] : line).map { record in
             var record = record
             let path = ArraySlice(record.path.utf8)
             record.path = ""
@@ -41,14 +58,50 @@ enum OutputRecordLine {
         }
     }
 
+    private static let sealStart = #", "mac": ""#
+    private static let sealEnd = #""}"#
+
+    /// The manifest's last line in keyed mode: the tag, under the key's manifest subkey, of every byte before
+    /// it. When it verifies, it vouches for every line at once.
+    static func manifestSeal(_ tag: ContentDigest) -> String { manifestSealStart + tag.hex + sealEnd + "\n" }
+
+    /// The tag a manifest's seal line holds; nil for any other line.
+    static func manifestSealTag(_ line: ArraySlice<UInt8>) -> ContentDigest? {
+        let start = manifestSealStart.utf8.count, end = sealEnd.utf8.count
+        guard line.count == start + 2 * RecordMAC.tagBytes + end, line.starts(with: manifestSealStart.utf8),
+              line.suffix(end).elementsEqual(sealEnd.utf8) else { return nil }
+        return ContentDigest(hexBytes: line.dropFirst(start).dropLast(end))
+    }
+
+    private static let manifestSealStart = #"{"waterfall": "seal", "mac": ""#
+
+    /// The line up to its MAC (without the closing `}` that the MAC was made with) when the MAC verifies, or
+    /// without checking it when not `verifying` (a manifest whose seal vouches for it).
+    private static func unsealed(_ line: ArraySlice<UInt8>, mac: RecordMAC, verifying: Bool) -> ArraySlice<UInt8>? {
+        let start = sealStart.utf8.count, end = sealEnd.utf8.count, hex = 2 * RecordMAC.tagBytes
+        guard line.count > start + hex + end else { return nil }
+        let cut = line.endIndex - end - hex - start
+        guard line[cut..<cut + start].elementsEqual(sealStart.utf8), line[(line.endIndex - end)...].elementsEqual(sealEnd.utf8),
+              let tag = ContentDigest(hexBytes: line[(cut + start)..<(line.endIndex - end)]) else { return nil }
+        let body = line[..<cut]
+        guard verifying else { return body }
+        let verified = body.withUnsafeBytes { body in
+            withUnsafeBytes(of: UInt8(ascii: "}")) { mac.verify(tag, body, $0) }
+        }
+        return verified ? body : nil
+    }
+
     /// The fast path: the exact shape `render` writes, or nil.
     private struct Cursor {
         let bytes: ArraySlice<UInt8>
         var index: Int
+        /// The line's MAC and closing `}` are cut off: it ends where its last field does.
+        let sealed: Bool
 
-        init(bytes: ArraySlice<UInt8>) {
+        init(bytes: ArraySlice<UInt8>, sealed: Bool) {
             self.bytes = bytes
             index = bytes.startIndex
+            self.sealed = sealed
         }
 
         mutating func record() -> (path: ArraySlice<UInt8>, record: OwnedFile)? {
@@ -57,14 +110,21 @@ enum OutputRecordLine {
                   literal(#", "device": ""#), let device = unsigned(),
                   literal(#"", "inode": ""#), let inode = unsigned(), literal(#"", "modified": "#), let modified = number()
             else { return nil }
+            var changed: Int?
+            if literal(#", "changed": "#) {
+                guard let number = number() else { return nil }
+                changed = number
+            }
             var inputs: ContentDigest?
             if literal(#", "inputs": ""#) {
                 guard let digest = digest().flatMap({ $0 }) else { return nil }
                 inputs = digest
             }
-            guard literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
-            return (path, OwnedFile(path: "", size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
-                                    modified: modified, inputs: inputs))
+            guard sealed || literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
+            var record = OwnedFile(path: "", size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
+                                   modified: modified, inputs: inputs)
+            record.changed = changed
+            return (path, record)
         }
 
         private mutating func literal(_ text: StaticString) -> Bool {
@@ -152,7 +212,9 @@ enum OutputRecordLine {
               case .int(let modified)? = fields["modified"] else { return nil }
         var inputs: ContentDigest?
         if case .string(let digest)? = fields["inputs"] { inputs = ContentDigest(hex: digest) }
-        return OwnedFile(path: path, size: size, hash: ContentDigest(hex: text), identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
-                         modified: modified, inputs: inputs)
+        var record = OwnedFile(path: path, size: size, hash: ContentDigest(hex: text), identity: FileIdentity(device: deviceNumber, inode: inodeNumber),
+                               modified: modified, inputs: inputs)
+        if case .int(let changed)? = fields["changed"] { record.changed = changed }
+        return record
     }
 }

@@ -17,18 +17,24 @@ struct OwnedFile: Sendable, Equatable {
     /// For a page: the digest of what it was made from (`SitePages.Page.inputs`), so an unchanged page with
     /// the same inputs need not be rendered again.
     var inputs: ContentDigest? = nil
+    /// In keyed mode, the file's change time (nanoseconds): unlike the modification time, no one can set it
+    /// (any write, rename, link or change of time stamps moves it to now, and a restored file gets the
+    /// time of the restore), so the same identity and times prove the same file. nil without a key.
+    var changed: Int? = nil
 
     var proven: ProvenFile? {
-        hash.map { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: $0) }
+        hash.map { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: $0, changed: changed) }
     }
 
-    /// The record of a file as it is now (`info` from lstat or fstat), holding content with `hash`.
-    init(path: String, info: stat, hash: ContentDigest?) {
+    /// The record of a file as it is now (`info` from lstat or fstat), holding content with `hash`; with its
+    /// change time when `keyed`.
+    init(path: String, info: stat, hash: ContentDigest?, keyed: Bool = false) {
         self.path = path
         size = Int(info.st_size)
         self.hash = hash
         identity = FileIdentity(info)
         modified = FileStatus(info).modified
+        changed = keyed ? Self.changeTime(info) : nil
     }
 
     init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int, inputs: ContentDigest? = nil) {
@@ -43,6 +49,16 @@ struct OwnedFile: Sendable, Equatable {
     /// Whether `info` shows this very file, unchanged since it was recorded.
     func isUnchanged(_ info: stat) -> Bool {
         FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
+            && (changed == nil || Self.changeTime(info) == changed)
+    }
+
+    /// The change time of `info`, in nanoseconds.
+    static func changeTime(_ info: stat) -> Int {
+        #if canImport(Glibc)
+        Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
+        #else
+        Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
+        #endif
     }
 }
 
@@ -53,6 +69,11 @@ struct OwnedFile: Sendable, Equatable {
 /// Both are JSON, one record per line, so a name may hold any character (a newline included) and a line
 /// torn by a killed build is simply not a record. A file counts as Waterfall's only when a record proves
 /// it: the same identity, size and time stamp as recorded, or the same content hash.
+///
+/// Without a key, whoever can write the records can write one that proves any file (its content hash is
+/// public). In keyed mode (`RecordKey`) a line counts only when its MAC verifies, an identity proof holds
+/// the change time too, and the content hash is keyed: a record no one forged, proving only a file that
+/// is exactly what Waterfall wrote.
 struct OutputRecords: Sendable {
     static let manifestName = "manifest.json"
     static let journalName = "journal"
@@ -66,6 +87,12 @@ struct OutputRecords: Sendable {
     private var bytes: [UInt8] = []
     private var table = PathTable()
     private var earlier: [ExactPath: [OwnedFile]] = [:]
+    /// The content hash files are proven by (keyed in keyed mode), and keyed mode's MAC of record lines.
+    private(set) var hasher = ContentHasher.plain
+    private var mac: RecordMAC?
+    private var seal: RecordMAC?
+    /// Lines keyed mode found without a valid MAC (made without the key, or with another, or forged): ignored.
+    private(set) var unsigned = 0
 
     /// A record as kept: its path is `count` bytes at `start` in `bytes`.
     private struct Entry: Sendable {
@@ -76,10 +103,28 @@ struct OutputRecords: Sendable {
         var identity: FileIdentity
         var modified: Int
         var inputs: ContentDigest?
+        /// The change time, or `unknown` (without a key): a word, not an optional's two.
+        var changed: Int
+
+        static let unknown = Int.min
+
+        init(start: Int, count: Int, record: OwnedFile) {
+            self.start = start
+            self.count = count
+            size = record.size
+            hash = record.hash
+            identity = record.identity
+            modified = record.modified
+            inputs = record.inputs
+            changed = record.changed ?? Self.unknown
+        }
 
         func isUnchanged(_ info: stat) -> Bool {
             FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
+                && (changed == Self.unknown || OwnedFile.changeTime(info) == changed)
         }
+
+        var changeTime: Int? { changed == Self.unknown ? nil : changed }
     }
 
     /// What proves a file at a path: nothing, the latest record of that path (named by its place in the
@@ -92,11 +137,23 @@ struct OutputRecords: Sendable {
 
     init() {}
 
+    /// No records yet, for a build keyed by `key`.
+    init(key: RecordKey?) {
+        hasher = key?.content ?? .plain
+        mac = key?.records
+        seal = key?.manifest
+    }
+
+    /// Whether the records are keyed mode's.
+    var isKeyed: Bool { mac != nil }
+
     /// The record of entry `slot`, its path made a string.
     private func record(_ slot: Int32) -> OwnedFile {
         let entry = all[Int(slot)]
         let path = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[entry.start..<entry.start + entry.count]), as: UTF8.self) }
-        return OwnedFile(path: path, size: entry.size, hash: entry.hash, identity: entry.identity, modified: entry.modified, inputs: entry.inputs)
+        var record = OwnedFile(path: path, size: entry.size, hash: entry.hash, identity: entry.identity, modified: entry.modified, inputs: entry.inputs)
+        record.changed = entry.changeTime
+        return record
     }
 
     /// The slot of `path`'s latest record.
@@ -110,27 +167,63 @@ struct OutputRecords: Sendable {
         }
     }
 
-    /// The records in the state folder; what cannot be read proves nothing.
-    static func read(from state: FolderHandle) -> OutputRecords {
-        var records = OutputRecords()
-        for name in [manifestName, journalName] {
-            guard let file = try? state.openFile(name) else { continue }
-            // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
-            // records rehashes them all several times.
-            records.reserve(records.count + file.size / 160)
-            records.all.reserveCapacity(records.count + file.size / 160)
-            records.bytes.reserveCapacity(records.bytes.count + file.size / 4)
-            try? file.forEachLine { line in
-                guard let (path, record) = OutputRecordLine.parseInPlace(line) else { return }
-                path.withUnsafeBufferPointer { records.add(record, path: $0) }
-                if name == journalName { records.isManifestOnly = false }
-            }
+    /// The records in the state folder; what cannot be read proves nothing, and with `key`, neither does a
+    /// line without a valid MAC. A keyed manifest's seal (its last line) vouches for all its lines at once
+    /// (one pass of keyed BLAKE2b over the file, not a tag per line); when it does not verify (a line added
+    /// or changed, another key's manifest), the file is read again and each line's own MAC decides.
+    static func read(from state: FolderHandle, key: RecordKey? = nil) -> OutputRecords {
+        var records = OutputRecords(key: key)
+        if let manifest = try? state.openFile(manifestName), !records.readLines(of: manifest, trustingSeal: true).sealHolds {
+            records = OutputRecords(key: key)
+            records.readLines(of: manifest, trustingSeal: false)
+            records.sealHeld = false
+        }
+        if let journal = try? state.openFile(journalName), records.readLines(of: journal, trustingSeal: false).records > 0 {
+            records.isManifestOnly = false
         }
         return records
     }
 
+    /// Adds the records of the file's lines; how many it added. With `trustingSeal` in keyed mode the lines'
+    /// own MACs are not checked, and the file's seal decides: `sealHolds` false means it did not verify (the
+    /// records added are then not to be used). Without a key, or checking each line, it holds.
+    @discardableResult
+    private mutating func readLines(of file: OpenFile, trustingSeal: Bool) -> (records: Int, sealHolds: Bool) {
+        // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000 records
+        // rehashes them all several times.
+        reserve(count + file.size / 160)
+        all.reserveCapacity(count + file.size / 160)
+        bytes.reserveCapacity(bytes.count + file.size / 4)
+        let mac = self.mac
+        var stream = trustingSeal ? seal?.stream() : nil
+        let checkingEach = stream == nil
+        var sealed = false, added = 0
+        try? file.forEachLine { line in
+            if stream != nil {
+                // The seal counts only as the last line: its tag is of every byte before it.
+                sealed = OutputRecordLine.manifestSealTag(line).map { RecordMAC.equal($0, stream!.tag) } ?? false
+                stream!.add(line: line)
+            }
+            guard let (path, record) = OutputRecordLine.parseInPlace(line, mac: mac, verifying: checkingEach) else {
+                if checkingEach, mac != nil, line.first == UInt8(ascii: "{"), line.count > 2, line[line.startIndex + 1] == UInt8(ascii: "\"") {
+                    // A line of JSON: a record without a valid MAC (the heading and the seal are `{"waterfall"…`).
+                    if !line.starts(with: Self.headingStart) { unsigned += 1 }
+                }
+                return
+            }
+            path.withUnsafeBufferPointer { add(record, path: $0) }
+            added += 1
+        }
+        return (added, checkingEach || sealed)
+    }
+
+    private static let headingStart = Array(#"{"waterfall""#.utf8)
+
     /// Whether the records all came from a manifest (no journal of a stopped build added any).
     private(set) var isManifestOnly = true
+    /// Whether the manifest is as a build wrote it: false when keyed mode found its seal broken (lines added
+    /// or changed since, or another key's), so that the next manifest is written anew.
+    private(set) var sealHeld = true
 
     /// How many paths the records name.
     var count: Int { all.count }
@@ -179,14 +272,12 @@ struct OutputRecords: Sendable {
                 let before = self.record(slot)
                 earlier[ExactPath(before.path), default: []].append(before)
                 let entry = all[Int(slot)]
-                all[Int(slot)] = Entry(start: entry.start, count: entry.count, size: record.size, hash: record.hash,
-                                       identity: record.identity, modified: record.modified, inputs: record.inputs)
+                all[Int(slot)] = Entry(start: entry.start, count: entry.count, record: record)
                 return
             }
             let start = bytes.count
             bytes.append(contentsOf: key)
-            all.append(Entry(start: start, count: key.count, size: record.size, hash: record.hash, identity: record.identity,
-                             modified: record.modified, inputs: record.inputs))
+            all.append(Entry(start: start, count: key.count, record: record))
             if table.needsRoom(for: all.count) { reserve(all.count * 2) } else { table.insert(Int32(all.count - 1), hash: hash) }
         }
     }
@@ -218,7 +309,9 @@ struct OutputRecords: Sendable {
     /// The file the latest record in `slot` proves, when it has a content hash.
     func provenFile(at slot: Int32) -> ProvenFile? {
         let entry = all[Int(slot)]
-        return entry.hash.map { ProvenFile(identity: entry.identity, status: FileStatus(size: entry.size, modified: entry.modified), hash: $0) }
+        return entry.hash.map {
+            ProvenFile(identity: entry.identity, status: FileStatus(size: entry.size, modified: entry.modified), hash: $0, changed: entry.changeTime)
+        }
     }
 
     /// The record that proves the file at `path` (lstat `info`) is one Waterfall wrote, with its content
@@ -236,9 +329,9 @@ struct OutputRecords: Sendable {
         let candidates = [latest] + (earlier[key] ?? [])
         if let same = candidates.first(where: { $0.isUnchanged(info) }) { return .other(same) }
         let sized = candidates.filter { $0.size == Int(info.st_size) }
-        guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? file.contentDigest(),
+        guard !sized.isEmpty, let file = open(), EntryKind(info.st_mode) == .file, let hash = try? hasher.digest(file),
               sized.contains(where: { $0.hash == hash }) else { return .none }
-        return .other(OwnedFile(path: path, info: info, hash: hash))
+        return .other(OwnedFile(path: path, info: info, hash: hash, keyed: isKeyed))
     }
 
     /// Whether every file the records name is still there as recorded (the same file, size and time stamp;
@@ -278,16 +371,21 @@ struct OutputRecords: Sendable {
     }
 
     /// Writes the manifest for `files` as the new file `name` in `folder`, sorted by path bytes so the same
-    /// site gives the same order; in blocks, never whole in memory.
-    static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle) throws(FileSystemError) {
+    /// site gives the same order; in blocks, never whole in memory. With `key`, each line carries its MAC and
+    /// the file ends in its seal.
+    static func writeManifest(_ files: [OwnedFile], as name: String, in folder: FolderHandle, key: RecordKey? = nil) throws(FileSystemError) {
         let descriptor = try folder.createNew(name)
         defer { close(descriptor) }
         var writer = BufferedWriter(descriptor: descriptor, path: folder.display(name))
+        var seal = key?.manifest.stream()
         do {
-            try writer.append(heading + "\n")
-            for record in files.sorted(by: { ExactPath.precedes($0.path, $1.path) }) {
-                try writer.append(OutputRecordLine.render(record))
+            for line in [heading + "\n"] + files.sorted(by: { ExactPath.precedes($0.path, $1.path) }).lazy.map({
+                OutputRecordLine.render($0, mac: key?.records)
+            }) {
+                seal?.add(line.utf8)
+                try writer.append(line)
             }
+            if let seal { try writer.append(OutputRecordLine.manifestSeal(seal.tag)) }
             try writer.flush()
         } catch {
             folder.remove(name)
@@ -344,8 +442,11 @@ private struct PathTable: Sendable {
 final class OutputJournal {
     private let descriptor: Int32
     private let path: String
+    private let mac: RecordMAC?
 
-    init(in state: FolderHandle) throws(FileSystemError) {
+    /// With `mac` (keyed mode), each record carries its MAC.
+    init(in state: FolderHandle, mac: RecordMAC? = nil) throws(FileSystemError) {
+        self.mac = mac
         path = state.display(OutputRecords.journalName)
         // Non-blocking, and only a regular file: a FIFO planted at this name would block the open forever.
         descriptor = OpenFile.retrying {
@@ -362,7 +463,7 @@ final class OutputJournal {
     deinit { close(descriptor) }
 
     func append(_ record: OwnedFile) throws(FileSystemError) {
-        var line = OutputRecordLine.render(record)
+        var line = OutputRecordLine.render(record, mac: mac)
         if let code = line.withUTF8({ BufferedWriter.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
             throw FileSystemError.system(path, "cannot write", code)
         }

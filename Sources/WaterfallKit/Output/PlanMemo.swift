@@ -10,7 +10,9 @@ import Darwin
 /// one and every file it lists is unchanged, has nothing to do: the site is already the one it would write.
 ///
 /// Written after the manifest, under a temporary name then renamed; a memo that does not parse, or names
-/// another manifest (a build stopped between the two), is no memo.
+/// another manifest (a build stopped between the two), is no memo. In keyed mode the memo is sealed with
+/// a MAC under the key, and the manifest it names includes its change time (which any rewrite moves, and
+/// no one can set back): a memo made without the key, or for a manifest since rewritten, is no memo.
 struct PlanMemo: Equatable {
     var inputs: ContentDigest
     var albums: Int
@@ -19,9 +21,10 @@ struct PlanMemo: Equatable {
     static let fileName = "plan"
     private static let magic = "waterfall-plan-1"
 
-    /// The memo in `state` when it goes with the manifest there now.
-    static func read(from state: FolderHandle) -> PlanMemo? {
-        guard let manifest = ManifestStamp(state), let bytes = try? state.openFile(fileName).read(limit: 4096) else { return nil }
+    /// The memo in `state` when it goes with the manifest there now (and, with `mac`, when its MAC verifies).
+    static func read(from state: FolderHandle, mac: RecordMAC? = nil) -> PlanMemo? {
+        guard let manifest = ManifestStamp(state, keyed: mac != nil), let stored = try? state.openFile(fileName).read(limit: 4096),
+              let bytes = Self.text(of: stored, mac: mac) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count == 5, lines[0] == magic, lines[4].isEmpty, let inputs = ContentDigest(hex: lines[1]),
               lines[2] == manifest.text else { return nil }
@@ -30,29 +33,36 @@ struct PlanMemo: Equatable {
         return PlanMemo(inputs: inputs, albums: counts[0], pages: counts[1])
     }
 
-    /// Records the memo for the manifest in `state` now (no manifest: no memo, and an old one is removed).
-    func write(to state: FolderHandle, temporary: String, through tmp: FolderHandle) {
-        guard let manifest = ManifestStamp(state) else {
+    /// The memo's text: all of it without a key; with one, what its seal vouches for (nil: no valid seal).
+    private static func text(of stored: [UInt8], mac: RecordMAC?) -> [UInt8]? {
+        guard let mac else { return stored }
+        return mac.opened(stored).map(Array.init)
+    }
+
+    /// Records the memo for the manifest in `state` now (no manifest: no memo, and an old one is removed);
+    /// sealed with `mac` in keyed mode.
+    func write(to state: FolderHandle, temporary: String, through tmp: FolderHandle, mac: RecordMAC? = nil) {
+        guard let manifest = ManifestStamp(state, keyed: mac != nil) else {
             state.remove(Self.fileName)
             return
         }
-        let text = "\(Self.magic)\n\(inputs.hex)\n\(manifest.text)\n\(albums) \(pages)\n"
+        let text = Array("\(Self.magic)\n\(inputs.hex)\n\(manifest.text)\n\(albums) \(pages)\n".utf8)
         tmp.remove(temporary)
-        guard (try? tmp.writeNew(temporary, Array(text.utf8))) != nil, (try? tmp.rename(temporary, to: state, as: Self.fileName)) != nil else {
+        guard (try? tmp.writeNew(temporary, mac.map { $0.sealed(text) } ?? text)) != nil, (try? tmp.rename(temporary, to: state, as: Self.fileName)) != nil else {
             tmp.remove(temporary)
             state.remove(Self.fileName)
             return
         }
     }
 
-    /// The manifest file as it is: which file, how large, when written.
+    /// The manifest file as it is: which file, how large, when written (in keyed mode, when last changed).
     private struct ManifestStamp {
         var text: String
 
-        init?(_ state: FolderHandle) {
+        init?(_ state: FolderHandle, keyed: Bool) {
             guard let info = state.status(OutputRecords.manifestName), EntryKind(info.st_mode) == .file else { return nil }
             let identity = FileIdentity(info), status = FileStatus(info)
-            text = "\(identity.device) \(identity.inode) \(status.size) \(status.modified)"
+            text = "\(identity.device) \(identity.inode) \(status.size) \(status.modified)" + (keyed ? " \(OwnedFile.changeTime(info))" : "")
         }
     }
 }

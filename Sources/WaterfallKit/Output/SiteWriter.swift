@@ -21,12 +21,16 @@ import Darwin
 ///
 /// Every operation is relative to folders opened without following links (`FolderHandle`): a link planted
 /// in the output, `.waterfall/tmp` included, is never written through, renamed over or emptied.
+///
+/// In keyed mode (`key`) every record and the plan memo carry a MAC under the key, records without a valid
+/// one prove nothing, and files are proven by a keyed hash and by identity with the change time.
 struct SiteWriter {
     let output: String
     private let root: FolderHandle
     let state: FolderHandle
     private let tmp: FolderHandle
     private let lock: FileLock
+    private let key: RecordKey?
     private(set) var records = OutputRecords()
     /// Paths Waterfall 0.1's line-based manifest lists: they prove nothing, but say why a file is in the way.
     private var legacyPaths: Set<String> = []
@@ -47,8 +51,10 @@ struct SiteWriter {
 
     /// Opens (or makes) the output folder and locks it, and reads its records unless `readingRecords` is
     /// off (then `readRecords` does, perhaps on another core while the cache is read).
-    init(output: String, readingRecords: Bool = true) throws(FileSystemError) {
+    init(output: String, readingRecords: Bool = true, key: RecordKey? = nil) throws(FileSystemError) {
         self.output = output
+        self.key = key
+        records = OutputRecords(key: key)
         root = try FolderHandle.open(output, create: true)
         state = try root.folder(Self.stateFolder, create: true)
         guard let lock = try state.lock("lock") else {
@@ -64,7 +70,7 @@ struct SiteWriter {
 
     /// Reads the records of earlier builds (the output is locked: no other build writes them meanwhile).
     mutating func readRecords() {
-        records = OutputRecords.read(from: state)
+        records = OutputRecords.read(from: state, key: key)
         let legacy = (try? state.openFile("manifest").read(limit: 1 << 30)) ?? []
         legacyPaths = Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
     }
@@ -74,10 +80,10 @@ struct SiteWriter {
     /// The memo the last finished build left beside its manifest (`PlanMemo`), when that manifest is still
     /// the one on disk and its records came from it alone.
     func lastPlan() -> PlanMemo? {
-        // Anything at the journal's name (a stopped build's journal, or a thing planted there) is for the
-        // full build to deal with.
-        guard records.isManifestOnly, legacyPaths.isEmpty, state.kind(OutputRecords.journalName) == nil else { return nil }
-        return PlanMemo.read(from: state)
+        // Anything at the journal's name (a stopped build's journal, or a thing planted there), or a keyed
+        // manifest whose seal is broken (to be written anew), is for the full build to deal with.
+        guard records.isManifestOnly, records.sealHeld, legacyPaths.isEmpty, state.kind(OutputRecords.journalName) == nil else { return nil }
+        return PlanMemo.read(from: state, mac: key?.memo)
     }
 
     /// Whether every file of the last build is still as its record says: with an equal `lastPlan`, the
@@ -88,8 +94,8 @@ struct SiteWriter {
 
     /// After a build is committed: the memo of its plan, for the next build.
     mutating func recordPlan(_ memo: PlanMemo) {
-        if PlanMemo.read(from: state) == memo { return }
-        memo.write(to: state, temporary: nextTemporary(), through: tmp)
+        if PlanMemo.read(from: state, mac: key?.memo) == memo { return }
+        memo.write(to: state, temporary: nextTemporary(), through: tmp, mac: key?.memo)
     }
 
     // MARK: - Plan
@@ -149,6 +155,13 @@ struct SiteWriter {
         let legacyPaths: Set<String>
         let publishing: [String: FileIdentity]
 
+        /// Why the records may not prove a file Waterfall did write: keyed mode ignored lines not signed with its key.
+        var unsignedNote: String {
+            records.unsigned == 0 ? "" : " (\(records.unsigned) record\(records.unsigned == 1 ? "" : "s") in "
+                + "\(PathText.display(FolderPath.join(output, SiteWriter.stateFolder))) \(records.unsigned == 1 ? "is" : "are") "
+                + "not signed with this key: made without it or with another, they prove nothing)"
+        }
+
         /// The record of the file already at `path` when it is Waterfall's; nil when there is none. Anything
         /// else there is in the way. A file about to be hard-linked there may be that very file (an original
         /// edited in place since it was linked), which is no stranger.
@@ -166,7 +179,8 @@ struct SiteWriter {
             case .other: throw FileSystemError(shown, "\(OpenFile.notRegular(info.st_mode)) where the site needs a file; move it away")
             case .file:
                 if let source = publishing[path], FileIdentity(info) == source, records.record(at: ExactPath(path)) != nil {
-                    return .other(OwnedFile(path: path, info: info, hash: nil))  // itself: linked again, whatever it holds now
+                    // itself: linked again, whatever it holds now
+                    return .other(OwnedFile(path: path, info: info, hash: nil, keyed: records.isKeyed))
                 }
                 let owner = records.proof(of: path, info: info, open: { try? folder.openFile(name) })
                 guard owner != .none else {
@@ -174,7 +188,7 @@ struct SiteWriter {
                         throw FileSystemError(shown, "was written by Waterfall 0.1, whose records cannot prove it; "
                             + "delete \(PathText.display(output)) and build again")
                     }
-                    throw FileSystemError(shown, "exists and was not written by Waterfall; move it away or choose another output folder")
+                    throw FileSystemError(shown, "exists and was not written by Waterfall\(unsignedNote); move it away or choose another output folder")
                 }
                 return owner
             }
@@ -241,7 +255,7 @@ struct SiteWriter {
     /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`), recording
     /// the digest of the `inputs` it was made from, when known.
     mutating func write(_ bytes: [UInt8], to path: String, at position: Int? = nil, inputs: ContentDigest? = nil) throws(FileSystemError) {
-        let hash = ContentDigest.of(bytes)
+        let hash = records.hasher.digest(bytes)
         let (position, existing) = try self.existing(path, at: position)
         if let existing, existing.hash == hash {
             planned[position].state = .kept
@@ -322,7 +336,7 @@ struct SiteWriter {
 
     /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
     mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
-        let hash = try tmp.openFile(name).contentDigest()
+        let hash = try records.hasher.digest(tmp.openFile(name))
         let (position, existing) = try self.existing(path, at: nil)
         if let existing, existing.hash == hash {
             tmp.remove(name)
@@ -338,7 +352,7 @@ struct SiteWriter {
     private mutating func stage(_ temporary: String, as path: String, at position: Int, hash: ContentDigest?,
                                 inputs: ContentDigest? = nil) throws(FileSystemError) {
         guard let info = tmp.status(temporary) else { throw FileSystemError.system(tmp.display(temporary), "cannot write") }
-        var record = OwnedFile(path: path, info: info, hash: hash)
+        var record = OwnedFile(path: path, info: info, hash: hash, keyed: key != nil)
         record.inputs = inputs
         staged.append((temporary, record, position))
         planned[position].state = .staged
@@ -366,7 +380,7 @@ struct SiteWriter {
             throw FileSystemError(FolderPath.join(output, plannedPaths[missing]),
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
         }
-        let journal = try OutputJournal(in: state)
+        let journal = try OutputJournal(in: state, mac: key?.records)
         try removeDisplaced()
         var folders = FolderCursor(root: root)
         for (temporary, record, position) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
@@ -394,16 +408,39 @@ struct SiteWriter {
         }
         // The manifest on disk is already this one when nothing was staged and every planned path is kept with
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
-        if !(staged.isEmpty && records.isManifestOnly && records.same(as: planned.lazy.map(\.existing))) {
-            let kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
+        if !(staged.isEmpty && records.isManifestOnly && records.sealHeld && records.same(as: planned.lazy.map(\.existing))) {
+            var kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
+            var written = staged.map(\.record)
+            if key != nil {
+                // Every file this build put in place, linked or removed: their inodes' change times moved.
+                let touched = Set(written.map(\.identity) + outcome.removed.compactMap { records.record(at: ExactPath($0))?.identity })
+                kept = retakingChangeTimes(kept, touched: touched)
+                written = retakingChangeTimes(written, touched: touched)
+            }
             let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-            try OutputRecords.writeManifest(kept + staged.map(\.record) + carried, as: manifest, in: tmp)
+            try OutputRecords.writeManifest(kept + written + carried, as: manifest, in: tmp, key: key)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
         }
         state.remove(OutputRecords.journalName)
         if state.kind("manifest") == .file { state.remove("manifest") }  // Waterfall 0.1's, which proved nothing
         staged = []
         return outcome
+    }
+
+    /// In keyed mode a record holds its file's change time, which this build's renames, links and removals
+    /// moved (a stored image linked at two paths is one inode): taken again, once every file is in place, for
+    /// the records of the inodes it `touched` (a file that is not the one recorded keeps its record).
+    private func retakingChangeTimes(_ files: [OwnedFile], touched: Set<FileIdentity>) -> [OwnedFile] {
+        var folders = FolderCursor(root: root)
+        return files.sorted { ExactPath.precedes($0.path, $1.path) }.map { record in
+            guard touched.contains(record.identity),
+                  let folder = try? folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: false),
+                  let info = folder.status(FolderPath.lastComponent(of: record.path)), FileIdentity(info) == record.identity
+            else { return record }
+            var record = record
+            record.changed = OwnedFile.changeTime(info)
+            return record
+        }
     }
 
     /// Removes the files of the last build that stand where this one needs folders (proven again first).

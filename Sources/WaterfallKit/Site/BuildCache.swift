@@ -22,6 +22,11 @@ import Darwin
 /// ignored, and an image is used only when it is a regular file (never a link) whose content hash is the
 /// one its entry recorded; anything else is made again. Caches merge by copying their folders into one:
 /// names never collide unless they hold the same thing.
+///
+/// Without a key, whoever can write the cache can write an entry and an image that pass those checks (the
+/// content hash is public). In keyed mode (`RecordKey`) every entry, and the index, carries a MAC under
+/// the key, and one without a valid MAC is treated as absent (its photo is read and its images made
+/// again); content hashes are keyed, so an image no entry's MAC vouches for cannot be made to match.
 struct BuildCache: Sendable {
     struct Entry: Sendable, Equatable {
         var name: String
@@ -49,6 +54,14 @@ struct BuildCache: Sendable {
     }
 
     let folder: CacheFolder
+    /// The content hash of photos and images: keyed in keyed mode.
+    let hasher: ContentHasher
+    /// Keyed mode's MACs of entries and of the index; nil without a key.
+    private let entryMAC: RecordMAC?
+    private let indexMAC: RecordMAC?
+    /// Entries in `photos/` that keyed mode found without a valid MAC (made without the key, or with
+    /// another, or forged): ignored.
+    private(set) var unsigned = 0
     /// Entries by the digest of the photo's path (byte for byte: Swift's String equality would merge the
     /// NFC and NFD spellings of one name, which are two files). Boxed, and the box is what a photo found
     /// unchanged holds: one copy of each entry, not one here and one in the photo (100,000 entries inline
@@ -67,34 +80,45 @@ struct BuildCache: Sendable {
     static let maximumEntryBytes = 1 << 20
 
     /// Reads every entry that parses from the cache (a cache of another layout is read as empty), `jobs` at a
-    /// time: a cache of 100,000 photos holds 70 MB of entries.
-    init(folder: CacheFolder, jobs: Int = 1) {
+    /// time: a cache of 100,000 photos holds 70 MB of entries. With `key`, only entries whose MAC it verifies.
+    init(folder: CacheFolder, jobs: Int = 1, key: RecordKey? = nil) {
         self.folder = folder
+        hasher = key?.content ?? .plain
+        entryMAC = key?.entries
+        indexMAC = key?.index
         let stored = (try? folder.root.openFile("version").read(limit: 64)).map { String(decoding: $0, as: UTF8.self) }
         guard stored == Self.version + "\n" else { return }
-        guard let index = CacheIndex.read(from: folder) else {
-            add(Self.readEntries(in: folder, jobs: jobs))
+        guard let index = CacheIndex.read(from: folder, mac: indexMAC) else {
+            add(Self.readEntries(in: folder, jobs: jobs, mac: entryMAC))
             return
         }
         indexed = index.stamp
         // Only what the check found is handed back, not the entries: 100,000 of them copied twice cost
         // a tenth of a second.
-        let checked = Self.checked(index.entries, in: folder, jobs: jobs)
+        let checked = Self.checked(index.entries, in: folder, jobs: jobs, mac: entryMAC)
         entries.reserveCapacity(index.entries.count)
         for (item, found) in zip(index.entries, checked) {
             switch found {
             case .same: add(item.entry)
-            case .changed(let entry):
+            case .changed(let read):
                 // An entry file changed since: the index is rewritten at the end, to spare the next build the read.
                 indexed = nil
-                if let entry { add(entry) }
+                add(read)
             }
         }
     }
 
-    private mutating func add(_ all: [Entry]) {
+    private mutating func add(_ all: [Found]) {
         entries.reserveCapacity(all.count)
-        for entry in all { add(entry) }
+        for found in all { add(found) }
+    }
+
+    private mutating func add(_ found: Found) {
+        switch found {
+        case .entry(let entry): add(entry)
+        case .unsigned: unsigned += 1
+        case .none: break
+        }
     }
 
     private mutating func add(_ entry: Entry) {
@@ -103,41 +127,55 @@ struct BuildCache: Sendable {
         byContent[entry.content] = key
     }
 
-    /// The entries of `photos/`, one file each, `jobs` at a time; those that do not parse are left out.
-    private static func readEntries(in folder: CacheFolder, jobs: Int) -> [Entry] {
+    /// The entries of `photos/`, one file each, `jobs` at a time.
+    private static func readEntries(in folder: CacheFolder, jobs: Int, mac: RecordMAC?) -> [Found] {
         let names = ((try? folder.photos.list()) ?? []).compactMap { entry -> String? in
             guard let name = entry.text, entry.kind == .file, name.hasSuffix(".json") else { return nil }
             return name
         }
         let photos = folder.photos
-        return names.parallelMap(jobs: jobs) { name in readEntry(name, in: photos) }.compactMap { $0 }
+        return names.parallelMap(jobs: jobs) { name in readEntry(name, in: photos, mac: mac) }
     }
 
-    /// The entry in the file `name` of `photos/`, when it parses and is that photo's.
-    private static func readEntry(_ name: String, in photos: FolderHandle) -> Entry? {
-        guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes),
-              let json = try? JSONParser.parse(bytes: bytes),
-              let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return nil }
-        return parsed
+    /// The entry in the file `name` of `photos/`, when it parses and is that photo's (and, with `mac`, when
+    /// its MAC verifies: else `.unsigned`).
+    private static func readEntry(_ name: String, in photos: FolderHandle, mac: RecordMAC?) -> Found {
+        guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes) else { return .none }
+        var text = bytes[...]
+        if let mac {
+            guard let payload = mac.opened(bytes) else { return .unsigned }
+            text = payload
+        }
+        guard let json = try? JSONParser.parse(bytes: Array(text)),
+              let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return .none }
+        return .entry(parsed)
+    }
+
+    /// What reading an entry's file found: the entry, a file keyed mode finds without a valid MAC, or nothing
+    /// (gone, or it does not parse).
+    private enum Found {
+        case entry(Entry)
+        case unsigned
+        case none
     }
 
     /// Whether each index entry's file in `photos/` is still the one it was written from (same inode,
     /// size and time stamp: one status each, no read); a file changed since is read again, one gone is
-    /// left out.
-    private static func checked(_ indexed: [CacheIndex.Item], in folder: CacheFolder, jobs: Int) -> [Checked] {
+    /// left out. (The index's own MAC vouches for the entries it holds.)
+    private static func checked(_ indexed: [CacheIndex.Item], in folder: CacheFolder, jobs: Int, mac: RecordMAC?) -> [Checked] {
         let photos = folder.photos
         return indexed.parallelMap(jobs: jobs) { item -> Checked in
             let name = Self.digest(item.entry.name) + ".json"
-            guard let info = photos.status(name), EntryKind(info.st_mode) == .file else { return .changed(nil) }
-            return CacheIndex.FileStamp(info) == item.file ? .same : .changed(readEntry(name, in: photos))
+            guard let info = photos.status(name), EntryKind(info.st_mode) == .file else { return .changed(.none) }
+            return CacheIndex.FileStamp(info) == item.file ? .same : .changed(readEntry(name, in: photos, mac: mac))
         }
     }
 
     /// What the check of an index entry's file found: the file the index was written from, or another
-    /// (its entry read again; nil when it is gone or does not parse).
+    /// (what reading it found).
     private enum Checked {
         case same
-        case changed(Entry?)
+        case changed(Found)
     }
 
     /// Records this version's layout (claiming an older cache's folder for it) before anything is stored.
@@ -171,15 +209,17 @@ struct BuildCache: Sendable {
 
     /// Whether the store holds the derived image as its entry describes it: a regular file (never a link)
     /// of its recorded size whose content hash is the recorded one. A file the output's records show was
-    /// proven before and has not changed since (`trusted`) is taken on its status alone; any other is
-    /// opened and hashed. false means: make it again.
+    /// proven before and has not changed since (`trusted`: the same identity and time stamps, in keyed mode
+    /// the change time too, which no one can set) is taken on its status alone; any other is opened and
+    /// hashed. false means: make it again.
     func holds(_ derived: Derived, trusting trusted: ProvenFiles) -> Bool {
         guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file,
               Int(info.st_size) == derived.bytes else { return false }
         guard let digest = derived.hash else { return false }
-        if trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest)) { return true }
+        let changed = hasher.isKeyed ? OwnedFile.changeTime(info) : nil
+        if trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest, changed: changed)) { return true }
         guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return false }
-        return (try? file.contentDigest()) == digest
+        return (try? hasher.digest(file)) == digest
     }
 
     /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the
@@ -200,7 +240,7 @@ struct BuildCache: Sendable {
         let file = Self.digest(content + "|" + key) + (suffix ?? image.format.fileExtension)
         do {
             let made = try folder.tmp.openFile(temporary)
-            let hash = try made.contentDigest()
+            let hash = try hasher.digest(made)
             try folder.tmp.rename(temporary, to: folder.images, as: file)
             return Derived(key: key, file: file, bytes: made.size, hash: hash, width: image.width, height: image.height,
                            format: image.format, averageColor: image.averageColor)
@@ -224,19 +264,21 @@ struct BuildCache: Sendable {
             throw error
         }
         let image = encoded.image
-        return Derived(key: key, file: file, bytes: encoded.bytes.count, hash: ContentDigest.of(encoded.bytes), width: image.width,
+        return Derived(key: key, file: file, bytes: encoded.bytes.count, hash: hasher.digest(encoded.bytes), width: image.width,
                        height: image.height, format: image.format, averageColor: image.averageColor)
     }
 
     /// Removes a temporary file that was not stored.
     func discard(_ label: String) { folder.tmp.remove(temporaryName(label)) }
 
-    /// Records an entry (atomically). A failure is the storage's: the index is then not written.
+    /// Records an entry (atomically; in keyed mode, sealed with its MAC). A failure is the storage's: the index
+    /// is then not written.
     func save(_ entry: Entry) throws(FileSystemError) {
         let temporary = temporaryName("entry-" + Self.digest(entry.name))
         folder.tmp.remove(temporary)
         do {
-            try folder.tmp.writeNew(temporary, Array(entry.json.rendered().utf8))
+            let text = Array(entry.json.rendered().utf8)
+            try folder.tmp.writeNew(temporary, entryMAC.map { $0.sealed(text) } ?? text)
             try folder.tmp.rename(temporary, to: folder.photos, as: Self.digest(entry.name) + ".json")
         } catch {
             folder.tmp.remove(temporary)
@@ -261,7 +303,7 @@ struct BuildCache: Sendable {
                   let info = photos.status(Self.digest(name) + ".json"), EntryKind(info.st_mode) == .file else { return nil }
             return CacheIndex.Item(entry: entry, file: CacheIndex.FileStamp(info))
         }
-        CacheIndex.write(indexed, to: folder, temporary: temporaryName("index"))
+        CacheIndex.write(indexed, to: folder, temporary: temporaryName("index"), mac: indexMAC)
     }
 
     /// Lets go of the entries read (after `writeIndex`, which needs them): the rest of a build only stores
@@ -332,16 +374,21 @@ private final class SavedEntries: Sendable {
 }
 
 /// A file proven to hold content with a given hash, as it was then: if its identity, size and time stamp
-/// are unchanged, its content is too (any write changes the time stamp).
+/// are unchanged, its content is too (any write changes the time stamp). Whoever owns a file can set its
+/// modification time back, and a file restored from an archive gets the one the archive says; in keyed
+/// mode the proof also holds the change time (`changed`), which no one but the clock sets.
 struct ProvenFile: Hashable, Sendable {
     var identity: FileIdentity
     var status: FileStatus
     var hash: ContentDigest
+    /// The change time (nanoseconds), in keyed mode; nil without a key.
+    var changed: Int?
 
-    init(identity: FileIdentity, status: FileStatus, hash: ContentDigest) {
+    init(identity: FileIdentity, status: FileStatus, hash: ContentDigest, changed: Int? = nil) {
         self.identity = identity
         self.status = status
         self.hash = hash
+        self.changed = changed
     }
 
     init(_ file: OpenFile, hash: ContentDigest) {

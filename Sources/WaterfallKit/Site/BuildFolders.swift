@@ -16,7 +16,23 @@ struct BuildFolders {
             var writer = opened
             writer?.readRecords()
             return writer
-        }, { folder.map { BuildCache(folder: $0, jobs: options.jobs) } })
+        }, { folder.map { BuildCache(folder: $0, jobs: options.jobs, key: options.key) } })
+    }
+
+    /// In keyed mode, one line for the cache's entries and one for the output's records found without a
+    /// valid MAC (made without the key, or with another): treated as absent.
+    var unsignedNotes: [String] {
+        var notes: [String] = []
+        if let cache, cache.unsigned > 0 {
+            notes.append("\(PathText.display(options.cacheFolder)): \(cache.unsigned) cache entr\(cache.unsigned == 1 ? "y is" : "ies are") "
+                + "not signed with this key (made without it, or with another): ignored, and made again from the photos")
+        }
+        if let writer, writer.records.unsigned > 0 {
+            notes.append("\(PathText.display(FolderPath.join(options.output, SiteWriter.stateFolder))): \(writer.records.unsigned) "
+                + "record\(writer.records.unsigned == 1 ? " is" : "s are") not signed with this key (made without it, or with another): "
+                + "\(writer.records.unsigned == 1 ? "it proves" : "they prove") nothing")
+        }
+        return notes
     }
 
     /// Opens (making them when missing) both, and hands them over: no copy stays here, so the cache's
@@ -24,7 +40,9 @@ struct BuildFolders {
     mutating func openAll() throws(BuildError) -> (SiteWriter, BuildCache) {
         if writer == nil { writer = try Self.openOutput(options) }
         guard let writer else { throw BuildError("\(PathText.display(options.output)): cannot open the output folder") }
-        if cache == nil { cache = try Self.openCache(options, writer, create: true).map { BuildCache(folder: $0, jobs: options.jobs) } }
+        if cache == nil {
+            cache = try Self.openCache(options, writer, create: true).map { BuildCache(folder: $0, jobs: options.jobs, key: options.key) }
+        }
         guard let cache else { throw BuildError("\(PathText.display(options.cacheFolder)): cannot open the cache") }
         (self.writer, self.cache) = (nil, nil)
         return (writer, cache)
@@ -32,7 +50,7 @@ struct BuildFolders {
 
     private static func openOutput(_ options: BuildOptions, readingRecords: Bool = true) throws(BuildError) -> SiteWriter {
         do {
-            return try SiteWriter(output: options.output, readingRecords: readingRecords)
+            return try SiteWriter(output: options.output, readingRecords: readingRecords, key: options.key)
         } catch {
             throw BuildError("\(error)")
         }

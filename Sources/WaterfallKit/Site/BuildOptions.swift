@@ -29,6 +29,9 @@ public struct BuildOptions: Sendable {
     public var followSymlinks = false
     /// What the decoder processes run (`waterfall` itself: the command passes `.this`).
     public var decoder = DecoderProgram.standard
+    /// Keyed mode's key (`WATERFALL_KEY` or `--key-file`): the cache's entries and the output's records carry
+    /// a MAC under it, and files are proven by a keyed hash; nil builds without one.
+    public var key: RecordKey?
 
     /// The cache folder this build uses.
     public var cacheFolder: String { cacheDirectory ?? FolderPath.join(output, ".waterfall/cache") }

@@ -11,16 +11,20 @@ enum Checksum {
     }
 }
 
-/// Writes the index's values into a file in blocks, keeping its checksum.
+/// Writes the index's values into a file in blocks, keeping its checksum (in keyed mode, its MAC).
 struct ByteWriter {
     private var file: BufferedWriter
     private var block: [UInt8] = []
     private var checksum = Checksum.start
+    private var mac: RecordMAC.Stream?
 
-    init(_ file: BufferedWriter) {
+    init(_ file: BufferedWriter, mac: RecordMAC? = nil) {
         self.file = file
+        self.mac = mac?.stream()
         block.reserveCapacity(1 << 16)
     }
+
+    var isKeyed: Bool { mac != nil }
 
     mutating func bytes<Bytes: Collection>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
         block.append(contentsOf: bytes)
@@ -85,15 +89,24 @@ struct ByteWriter {
         }
     }
 
-    /// Writes what is left and the checksum.
+    /// Writes what is left and the checksum (the MAC).
     mutating func finish() throws(FileSystemError) {
         try spill()
-        try withUnsafeBytes(of: checksum.littleEndian) { (raw) throws(FileSystemError) in try file.append(bytes: raw) }
+        if let mac {
+            try file.append(bytes: RecordMAC.bytes(mac.tag))
+        } else {
+            try withUnsafeBytes(of: checksum.littleEndian) { (raw) throws(FileSystemError) in try file.append(bytes: raw) }
+        }
         try file.flush()
     }
 
     private mutating func spill() throws(FileSystemError) {
-        checksum = Checksum.of(block, from: checksum)
+        if var stream = mac {
+            stream.add(block)
+            mac = stream
+        } else {
+            checksum = Checksum.of(block, from: checksum)
+        }
         try file.append(bytes: block)
         block.removeAll(keepingCapacity: true)
     }

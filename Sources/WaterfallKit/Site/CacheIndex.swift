@@ -15,10 +15,13 @@ import Darwin
 /// that was read from, or written to, `photos/`: a fact about a photo of a given size and time stamp.
 ///
 /// Layout (little-endian): the magic line, the folder's stamp, the shared strings (derived images' labels
-/// and keys, the same for most photos), the entries, then a checksum of everything before it.
+/// and keys, the same for most photos), the entries, then a checksum of everything before it; in keyed
+/// mode another magic line, and a MAC under the key (`RecordKey`) in place of the checksum: an index
+/// without a valid one is ignored, as a damaged one is.
 enum CacheIndex {
     static let fileName = "photos.index"
     static let magic = Array("waterfall-cache-index-2\n".utf8)  // 2: a video's facts
+    static let keyedMagic = Array("waterfall-cache-index-2-keyed\n".utf8)
     /// A larger file is not an index (a cache of a million photos holds some 300 MB of entries).
     static let maximumBytes = 1 << 30
 
@@ -78,18 +81,24 @@ enum CacheIndex {
 
     /// The entries of the index in `folder`, when it is one this layout wrote for `photos/` as it is now;
     /// nil otherwise.
-    static func read(from folder: CacheFolder) -> (entries: [Item], stamp: Stamp)? {
+    static func read(from folder: CacheFolder, mac: RecordMAC? = nil) -> (entries: [Item], stamp: Stamp)? {
         guard let now = Stamp(folder.photos),
               let bytes = try? folder.root.openFile(fileName).read(limit: maximumBytes),
-              let entries = decode(bytes, expecting: now) else { return nil }
+              let entries = decode(bytes, expecting: now, mac: mac) else { return nil }
         return (entries, now)
     }
 
-    static func decode(_ bytes: [UInt8], expecting now: Stamp) -> [Item]? {
-        guard bytes.count >= magic.count + 8, bytes.starts(with: magic) else { return nil }
-        let body = bytes[..<(bytes.count - 8)]
-        var trailer = ByteReader(bytes[(bytes.count - 8)...])
-        guard trailer.uint64() == Checksum.of(body) else { return nil }
+    static func decode(_ bytes: [UInt8], expecting now: Stamp, mac: RecordMAC? = nil) -> [Item]? {
+        let magic = mac == nil ? magic : keyedMagic
+        let trailer = mac == nil ? 8 : RecordMAC.tagBytes
+        guard bytes.count >= magic.count + trailer, bytes.starts(with: magic) else { return nil }
+        let body = bytes[..<(bytes.count - trailer)]
+        if let mac {
+            guard mac.verify(RecordMAC.digest(bytes[body.endIndex...]), body) else { return nil }
+        } else {
+            var checksum = ByteReader(bytes[body.endIndex...])
+            guard checksum.uint64() == Checksum.of(body) else { return nil }
+        }
         var reader = ByteReader(body.dropFirst(magic.count))
         guard let device = reader.uint64(), let inode = reader.uint64(), let modified = reader.int(), let changed = reader.int(),
               Stamp(device: device, inode: inode, modified: modified, changed: changed) == now,
@@ -106,11 +115,12 @@ enum CacheIndex {
 
     /// Writes the index of `entries` for `photos/` as it is now (after the build's last change to it);
     /// under a temporary name, then renamed: a build killed on the way leaves the old index or none.
-    static func write<Entries: Sequence>(_ entries: Entries, to folder: CacheFolder, temporary: String) where Entries.Element == Item {
+    static func write<Entries: Sequence>(_ entries: Entries, to folder: CacheFolder, temporary: String, mac: RecordMAC? = nil)
+        where Entries.Element == Item {
         guard let now = Stamp(folder.photos) else { return }
         folder.tmp.remove(temporary)
         guard let descriptor = try? folder.tmp.createNew(temporary) else { return }
-        var writer = ByteWriter(BufferedWriter(descriptor: descriptor, path: folder.tmp.display(temporary)))
+        var writer = ByteWriter(BufferedWriter(descriptor: descriptor, path: folder.tmp.display(temporary)), mac: mac)
         let written: Bool
         do {
             try encode(entries, stamp: now, into: &writer)
@@ -139,7 +149,7 @@ enum CacheIndex {
                 }
             }
         }
-        try writer.bytes(magic)
+        try writer.bytes(writer.isKeyed ? keyedMagic : magic)
         try writer.uint64(stamp.device)
         try writer.uint64(stamp.inode)
         try writer.int(stamp.modified)

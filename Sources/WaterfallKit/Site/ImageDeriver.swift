@@ -180,7 +180,7 @@ extension ImageDeriver {
         start = ContinuousClock.now
         let content: String
         do {
-            content = try source.contentDigest().hex
+            content = try cache.hasher.digest(source).hex
         } catch {
             return .skipped(error.reason, split)
         }
@@ -342,7 +342,7 @@ extension ImageDeriver {
             return .failure(DeriveError(error.path == source.path ? .io : .write, error.description))
         }
         // What the store takes in is the very bytes the photo was hashed as.
-        guard (try? cache.folder.tmp.openFile(name).contentDigest()) == ContentDigest(hex: photo.content) else {
+        guard let taken = try? cache.folder.tmp.openFile(name), (try? cache.hasher.digest(taken)) == ContentDigest(hex: photo.content) else {
             cache.folder.tmp.remove(name)
             return .failure(DeriveError(.io, Self.changed))
         }

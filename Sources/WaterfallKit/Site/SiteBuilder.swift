@@ -23,6 +23,7 @@ public struct SiteBuilder: Sendable {
         var timer = StageTimer()
         try FolderRules(options: options).check()
         var folders = try BuildFolders(existing: options)
+        for note in folders.unsignedNotes { observe(.note(note)) }
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
