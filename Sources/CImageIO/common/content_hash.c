@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cimageio.h"
-#include "source_file.h"
 
 typedef struct {
     uint64_t a, b, length;
@@ -86,13 +85,4 @@ int wf_hash_fd(int fd, uint64_t hash[2]) {
     free(block);
     hash_final(&h, hash);
     return 0;
-}
-
-int wf_hash_file(const char *path, uint64_t hash[2]) {
-    wf_source_failure failure;
-    int fd = wf_open_source(path, &failure);
-    if (fd < 0) return -1;
-    int status = wf_hash_fd(fd, hash);
-    close(fd);
-    return status;
 }

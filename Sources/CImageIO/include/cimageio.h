@@ -268,11 +268,8 @@ int32_t wf_jpeg_kernels_for_tests(void);
  * bytes), 0 when there is none. */
 size_t wf_read_icc_profile(const char *path, uint8_t *buffer, size_t capacity);
 
-/* A 128-bit content hash of a whole file (not cryptographic). 0 on success, -1 when it cannot be read or
- * is not a regular file (opened non-blocking: a FIFO cannot hang it). */
-int wf_hash_file(const char *path, uint64_t hash[2]);
-
-/* The same hash of an open file, read from offset 0 with pread (the file offset is not moved). */
+/* A 128-bit content hash (not cryptographic) of an open file, read from offset 0 with pread (the file offset
+ * is not moved). 0 on success, -1 when it cannot be read. */
 int wf_hash_fd(int fd, uint64_t hash[2]);
 
 /* Opens `relative` (a path inside the folder open as `folder`) for reading, non-blocking, without following a

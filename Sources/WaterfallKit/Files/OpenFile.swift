@@ -96,7 +96,7 @@ final class OpenFile: Sendable {
         if !pending.isEmpty { body(pending[...]) }
     }
 
-    /// The 128-bit content hash (as `BuildCache.contentHash`), read from the start.
+    /// The 128-bit content hash (not keyed: `ContentHasher` gives the build's), read from the start.
     func contentHash() throws(FileSystemError) -> String { try contentDigest().hex }
 
     func contentDigest() throws(FileSystemError) -> ContentDigest {

@@ -345,13 +345,6 @@ struct BuildCache: Sendable {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
-    /// The file's 128-bit content hash as hex; nil when it cannot be read (or is not a regular file).
-    static func contentHash(_ path: String) -> String? {
-        var hash: (UInt64, UInt64) = (0, 0)
-        let status = withUnsafeMutableBytes(of: &hash) { wf_hash_file(path, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
-        return status == 0 ? ContentHash.hex(hash) : nil
-    }
-
     /// A stable 64-bit FNV-1a digest of a string's bytes, as 16 hex digits: file names for entries and images.
     static func digest(_ text: String) -> String { ContentHash.hex(digestValue(text)) }
 

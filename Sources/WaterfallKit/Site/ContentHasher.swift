@@ -26,11 +26,4 @@ struct ContentHasher: Sendable {
         guard let tag = mac.tag(descriptor: file.descriptor) else { throw FileSystemError.system(file.path, "cannot read") }
         return tag
     }
-
-    /// The hash of the file at `path` as hex; nil when it cannot be read (or is not a regular file).
-    func hash(path: String) -> String? {
-        guard isKeyed else { return BuildCache.contentHash(path) }
-        guard let file = try? OpenFile.open(path) else { return nil }
-        return try? digest(file).hex
-    }
 }
