@@ -78,6 +78,7 @@ struct ResizeCommand {
         } catch {
             throw UsageError("\(error)", command: Self.name)
         }
+        for warning in writer.warnings { console.error("warning: \(warning)") }
         let scratch = sources.map { _ in writer.scratch() }
         Thumbnailer.keepFreedBuffers()
         let request = self.request, thumbnailer = Thumbnailer()

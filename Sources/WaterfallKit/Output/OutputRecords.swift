@@ -110,23 +110,84 @@ struct OutputRecords: Sendable {
         }
     }
 
-    /// The records in the state folder; what cannot be read proves nothing.
+    /// The most a record file may hold: a record takes some 180 bytes, so 1 GiB is the manifest of some six
+    /// million files (a site of 850,000 photos in three formats; 100,000 photos in JPEG make 400,000 files,
+    /// 70 MB). A larger manifest or journal is not read at all (a sparse file of 3 GB once cost 4.4 GB).
+    static let maximumFileBytes = 1 << 30
+    /// The most records the manifest and the journal may hold together: 6 million short records took 850 MB
+    /// (the whole build's peak), what a site that large needs; a file of millions of short lines that look
+    /// like records is cut off there, not read into gigabytes.
+    static let maximumRecords = 6_000_000
+    /// The longest record: a path of 33 components of 255 bytes (32 folders deep and a file), each byte of
+    /// it escaped as `\u00XX` at worst, and the other fields. A longer line is no record, and its bytes are
+    /// never gathered.
+    static let maximumLineBytes = 64 << 10
+
+    /// The records in the state folder; what cannot be read proves nothing. A record file over its limits
+    /// is ignored as damaged, with a line saying so in `warnings`.
     static func read(from state: FolderHandle) -> OutputRecords {
+        var warnings: [String] = []
+        return read(from: state, warnings: &warnings)
+    }
+
+    static func read(from state: FolderHandle, warnings: inout [String], maximumRecords: Int = OutputRecords.maximumRecords) -> OutputRecords {
         var records = OutputRecords()
         for name in [manifestName, journalName] {
             guard let file = try? state.openFile(name) else { continue }
-            // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
-            // records rehashes them all several times.
-            records.reserve(records.count + file.size / 160)
-            records.all.reserveCapacity(records.count + file.size / 160)
-            records.bytes.reserveCapacity(records.bytes.count + file.size / 4)
-            try? file.forEachLine { line in
-                guard let (path, record) = OutputRecordLine.parseInPlace(line) else { return }
-                path.withUnsafeBufferPointer { records.add(record, path: $0) }
-                if name == journalName { records.isManifestOnly = false }
+            let shown = PathText.display(file.path)
+            guard file.size <= maximumFileBytes else {
+                warnings.append("\(shown): larger than the \(ByteCount.text(maximumFileBytes)) a record file may hold; ignored as damaged")
+                continue
             }
+            let room = maximumRecords - records.count
+            if name == manifestName {
+                // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000
+                // records rehashes them all several times.
+                let expected = min(file.size / 160, room)
+                records.reserve(records.count + expected)
+                records.all.reserveCapacity(records.count + expected)
+                records.bytes.reserveCapacity(records.bytes.count + min(file.size / 4, 256 << 20))
+            }
+            // The journal (rare: a build was stopped) is counted before any of it is added, so that a journal
+            // over the limit costs neither memory nor the manifest's records.
+            if name == journalName, let count = countRecords(in: file, upTo: room), count > room {
+                warnings.append("\(shown): more than \(maximumRecords) records\(records.count > 0 ? " with the manifest's" : ""); "
+                    + "ignored as damaged")
+                continue
+            }
+            var added = 0, overflow = false
+            let overlong = try? file.forEachLine(maximumLineBytes: maximumLineBytes) { line in
+                guard let (path, record) = OutputRecordLine.parseInPlace(line) else { return true }
+                guard added < room else {
+                    overflow = true
+                    return false
+                }
+                added += 1
+                path.withUnsafeBufferPointer { records.add(record, path: $0) }
+                return true
+            }
+            if overflow {
+                warnings.append("\(shown): more than \(maximumRecords) records; ignored as damaged")
+                records = OutputRecords()
+                continue
+            }
+            if let overlong, overlong > 0 {
+                warnings.append("\(shown): \(overlong) line\(overlong == 1 ? "" : "s") longer than \(ByteCount.text(maximumLineBytes)), "
+                    + "which no record is; \(overlong == 1 ? "it is" : "they are") ignored as damaged")
+            }
+            if name == journalName && added > 0 { records.isManifestOnly = false }
         }
         return records
+    }
+
+    /// How many records the file holds, counting no further than one past `limit`; nil when it cannot be read.
+    private static func countRecords(in file: OpenFile, upTo limit: Int) -> Int? {
+        var count = 0
+        let read = try? file.forEachLine(maximumLineBytes: maximumLineBytes) { line in
+            if OutputRecordLine.parseInPlace(line) != nil { count += 1 }
+            return count <= limit
+        }
+        return read == nil ? nil : count
     }
 
     /// Whether the records all came from a manifest (no journal of a stopped build added any).

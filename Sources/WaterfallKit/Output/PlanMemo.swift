@@ -18,10 +18,12 @@ struct PlanMemo: Equatable {
 
     static let fileName = "plan"
     private static let magic = "waterfall-plan-1"
+    /// Five short lines: some 120 bytes. A larger file is no memo.
+    static let maximumBytes = 4096
 
     /// The memo in `state` when it goes with the manifest there now.
     static func read(from state: FolderHandle) -> PlanMemo? {
-        guard let manifest = ManifestStamp(state), let bytes = try? state.openFile(fileName).read(limit: 4096) else { return nil }
+        guard let manifest = ManifestStamp(state), let bytes = try? state.openFile(fileName).read(limit: maximumBytes) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count == 5, lines[0] == magic, lines[4].isEmpty, let inputs = ContentDigest(hex: lines[1]),
               lines[2] == manifest.text else { return nil }

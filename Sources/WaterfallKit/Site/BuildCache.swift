@@ -63,17 +63,29 @@ struct BuildCache: Sendable {
     private var indexed: CacheIndex.Stamp?
 
     static let version = "waterfall-cache-4"
-    /// Entries are small; a larger file is not one.
+    /// An entry holds a photo's path, header, facts and its derived images' records: some 1.7 KB for a photo
+    /// made in three formats. A larger file is not one (and is not read).
     static let maximumEntryBytes = 1 << 20
+    /// The version file holds one short line.
+    static let maximumVersionBytes = 64
+    /// The most entries a cache may hold, by file or in its index: one a photo (those of photos gone are
+    /// removed by every whole build), so two million photos; each takes a few hundred bytes here. Over it,
+    /// the entries are ignored as damaged (millions of small files that look like entries cannot take
+    /// gigabytes).
+    static let maximumEntries = 2_000_000
+
+    /// Record files of the cache ignored as damaged (over their limits), one line each, for the build to say.
+    private(set) var warnings: [String] = []
 
     /// Reads every entry that parses from the cache (a cache of another layout is read as empty), `jobs` at a
     /// time: a cache of 100,000 photos holds 70 MB of entries.
     init(folder: CacheFolder, jobs: Int = 1) {
         self.folder = folder
-        let stored = (try? folder.root.openFile("version").read(limit: 64)).map { String(decoding: $0, as: UTF8.self) }
-        guard stored == Self.version + "\n" else { return }
-        guard let index = CacheIndex.read(from: folder) else {
-            add(Self.readEntries(in: folder, jobs: jobs))
+        guard let stored = Self.storedVersion(in: folder, warnings: &warnings), stored == Array((Self.version + "\n").utf8) else { return }
+        guard let index = CacheIndex.read(from: folder, warnings: &warnings) else {
+            let (read, oversized) = Self.readEntries(in: folder, jobs: jobs, warnings: &warnings)
+            add(read)
+            warnAbout(oversized)
             return
         }
         indexed = index.stamp
@@ -81,15 +93,40 @@ struct BuildCache: Sendable {
         // a tenth of a second.
         let checked = Self.checked(index.entries, in: folder, jobs: jobs)
         entries.reserveCapacity(index.entries.count)
+        var oversized: [String] = []
         for (item, found) in zip(index.entries, checked) {
             switch found {
             case .same: add(item.entry)
-            case .changed(let entry):
+            case .changed(let read):
                 // An entry file changed since: the index is rewritten at the end, to spare the next build the read.
                 indexed = nil
-                if let entry { add(entry) }
+                switch read {
+                case .entry(let entry): add(entry)
+                case .oversized(let name): oversized.append(name)
+                case .none: break
+                }
             }
         }
+        warnAbout(oversized)
+    }
+
+    /// The cache's `version` file, when it is there; nil (with a warning) when it is over its limit.
+    private static func storedVersion(in folder: CacheFolder, warnings: inout [String]) -> [UInt8]? {
+        guard let file = try? folder.root.openFile("version") else { return nil }
+        guard file.size <= maximumVersionBytes else {
+            warnings.append("\(PathText.display(file.path)): larger than the \(maximumVersionBytes) bytes a cache's version may hold; "
+                + "the cache is ignored as damaged")
+            return nil
+        }
+        return try? file.read(limit: maximumVersionBytes)
+    }
+
+    /// One line for the entries over their limit, naming the first.
+    private mutating func warnAbout(_ oversized: [String]) {
+        guard let first = oversized.min() else { return }
+        let others = oversized.count - 1
+        warnings.append("\(PathText.display(folder.photos.display(first)))\(others > 0 ? " and \(others) more" : ""): "
+            + "larger than the \(ByteCount.text(Self.maximumEntryBytes)) a cache entry may hold; ignored as damaged")
     }
 
     private mutating func add(_ all: [Entry]) {
@@ -103,22 +140,46 @@ struct BuildCache: Sendable {
         byContent[entry.content] = key
     }
 
-    /// The entries of `photos/`, one file each, `jobs` at a time; those that do not parse are left out.
-    private static func readEntries(in folder: CacheFolder, jobs: Int) -> [Entry] {
+    /// The entries of `photos/`, one file each, `jobs` at a time; those that do not parse are left out, and
+    /// the names of those over the limit are handed back.
+    private static func readEntries(in folder: CacheFolder, jobs: Int, warnings: inout [String]) -> (entries: [Entry], oversized: [String]) {
         let names = ((try? folder.photos.list()) ?? []).compactMap { entry -> String? in
             guard let name = entry.text, entry.kind == .file, name.hasSuffix(".json") else { return nil }
             return name
         }
+        guard names.count <= maximumEntries else {
+            warnings.append("\(PathText.display(folder.photos.path)): more than \(maximumEntries) entries; ignored as damaged")
+            return ([], [])
+        }
         let photos = folder.photos
-        return names.parallelMap(jobs: jobs) { name in readEntry(name, in: photos) }.compactMap { $0 }
+        var entries: [Entry] = [], oversized: [String] = []
+        for read in names.parallelMap(jobs: jobs, { name in readEntry(name, in: photos) }) {
+            switch read {
+            case .entry(let entry): entries.append(entry)
+            case .oversized(let name): oversized.append(name)
+            case .none: break
+            }
+        }
+        return (entries, oversized)
+    }
+
+    /// What reading an entry's file found.
+    private enum EntryRead {
+        case entry(Entry)
+        /// A file over the limit (not read), by name.
+        case oversized(String)
+        /// No entry: gone, not a regular file, not JSON, or not that photo's.
+        case none
     }
 
     /// The entry in the file `name` of `photos/`, when it parses and is that photo's.
-    private static func readEntry(_ name: String, in photos: FolderHandle) -> Entry? {
-        guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes),
+    private static func readEntry(_ name: String, in photos: FolderHandle) -> EntryRead {
+        guard let file = try? photos.openFile(name) else { return .none }
+        guard file.size <= Self.maximumEntryBytes else { return .oversized(name) }
+        guard let bytes = try? file.read(limit: Self.maximumEntryBytes),
               let json = try? JSONParser.parse(bytes: bytes),
-              let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return nil }
-        return parsed
+              let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return .none }
+        return .entry(parsed)
     }
 
     /// Whether each index entry's file in `photos/` is still the one it was written from (same inode,
@@ -128,22 +189,22 @@ struct BuildCache: Sendable {
         let photos = folder.photos
         return indexed.parallelMap(jobs: jobs) { item -> Checked in
             let name = Self.digest(item.entry.name) + ".json"
-            guard let info = photos.status(name), EntryKind(info.st_mode) == .file else { return .changed(nil) }
+            guard let info = photos.status(name), EntryKind(info.st_mode) == .file else { return .changed(.none) }
             return CacheIndex.FileStamp(info) == item.file ? .same : .changed(readEntry(name, in: photos))
         }
     }
 
     /// What the check of an index entry's file found: the file the index was written from, or another
-    /// (its entry read again; nil when it is gone or does not parse).
+    /// (its entry read again).
     private enum Checked {
         case same
-        case changed(Entry?)
+        case changed(EntryRead)
     }
 
     /// Records this version's layout (claiming an older cache's folder for it) before anything is stored.
     func prepare() throws(FileSystemError) {
         let wanted = Array((Self.version + "\n").utf8)
-        if (try? folder.root.openFile("version").read(limit: 64)) == wanted { return }
+        if (try? folder.root.openFile("version").read(limit: Self.maximumVersionBytes)) == wanted { return }
         let temporary = temporaryName("version")
         folder.tmp.remove(temporary)
         try folder.tmp.writeNew(temporary, wanted)

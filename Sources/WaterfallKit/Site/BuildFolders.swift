@@ -17,7 +17,11 @@ struct BuildFolders {
             writer?.readRecords()
             return writer
         }, { folder.map { BuildCache(folder: $0, jobs: options.jobs) } })
+        warnings = (writer?.warnings ?? []) + (cache?.warnings ?? [])
     }
+
+    /// Records of the output and the cache ignored as damaged, one line each.
+    private(set) var warnings: [String] = []
 
     /// Opens (making them when missing) both, and hands them over: no copy stays here, so the cache's
     /// entries can be let go part way through the build.

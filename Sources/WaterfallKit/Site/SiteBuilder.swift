@@ -23,6 +23,7 @@ public struct SiteBuilder: Sendable {
         var timer = StageTimer()
         try FolderRules(options: options).check()
         var folders = try BuildFolders(existing: options)
+        for warning in folders.warnings { observe(.warning(warning)) }
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
