@@ -133,14 +133,14 @@ struct ResizeCommand {
     /// The photos the paths name (folders: every photo file in them), and what was left out of them.
     private func collectSources() throws -> ([Source], [(String, String)]) {
         var sources: [Source] = [], unusable: [(String, String)] = []
-        let outputReal = FolderRules.resolved(output)
+        let outputReal = RealPath.resolved(output)
         for path in paths {
             guard FolderWalker.isDirectory(path) else {
                 sources.append(Source(path: path, name: FolderPath.lastComponent(of: path), identity: FileIdentity(path: path)))
                 continue
             }
-            let real = FolderRules.resolved(path)
-            if real == outputReal || FolderRules.isInside(outputReal, real) {
+            let real = RealPath.resolved(path)
+            if RealPath.isWithin(outputReal, real) {
                 throw UsageError("the output folder \(PathText.display(output)) is \(real == outputReal ? "" : "inside ")the input "
                     + "folder \(PathText.display(path)); choose one outside it", command: Self.name)
             }

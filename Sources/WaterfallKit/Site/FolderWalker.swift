@@ -127,36 +127,35 @@ struct FolderWalker {
 }
 
 /// Where symbolic links may lead: inside one folder (the input, or the theme), unless the user allows
-/// every link (`--follow-symlinks`), for people who link photo folders in on purpose.
+/// every link (`--follow-symlinks`), for people who link photo folders in on purpose. Real paths are
+/// compared as bytes (`RealPath`): a folder beside the input whose name differs only in bytes that are not
+/// UTF-8 is outside it.
 struct LinkPolicy: Sendable {
     /// The real path of the folder links must stay inside.
-    let root: String
+    let root: [UInt8]
     let followsAll: Bool
     /// "the input", "the theme": for the message.
     let label: String
 
     init(root: String, label: String, followsAll: Bool) {
-        self.root = Self.realPath(root) ?? root
+        self.root = RealPath.of(root) ?? RealPath.resolved(root)
         self.label = label
         self.followsAll = followsAll
     }
 
     /// nil when the link at `path` may be followed; else why not, naming where it points.
     func refusal(forLinkAt path: String) -> String? {
-        guard let real = Self.realPath(path) else { return "broken symbolic link (to \(Self.target(of: path)))" }
+        guard let real = RealPath.of(path) else { return "broken symbolic link (to \(Self.target(of: path)))" }
         if followsAll { return nil }
-        guard contains(real) else { return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)" }
+        guard RealPath.isWithin(real, root) else {
+            return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)"
+        }
         // Hidden files and folders are never the gallery's (`.git/config` holds a CI token): a link does not
         // make them so.
-        if real.dropFirst(root.count).split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+        if RealPath.isHidden(real, under: root) {
             return "symbolic link to \(Self.target(of: path)), a hidden file or folder (--follow-symlinks allows it)"
         }
         return nil
-    }
-
-    /// Whether a real path is inside the root (or is it).
-    func contains(_ real: String) -> Bool {
-        real == root || real.hasPrefix(root == "/" ? "/" : root + "/")
     }
 
     /// What a link says it points to, for messages.
@@ -165,11 +164,5 @@ struct LinkPolicy: Sendable {
         let length = buffer.withUnsafeMutableBytes { readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
         guard length > 0 else { return "?" }
         return PathText.display(bytes: Array(buffer[..<length]))
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

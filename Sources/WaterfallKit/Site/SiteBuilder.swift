@@ -253,8 +253,7 @@ public struct SiteBuilder: Sendable {
     /// When the output folder sits inside the input it is never scanned: photos someone put there are not
     /// in the gallery, which is worth a word.
     private func warnAboutPhotosInOutput(_ writer: SiteWriter) {
-        guard let input = LinkPolicy.realPath(options.input), let output = LinkPolicy.realPath(options.output),
-              output.hasPrefix(input == "/" ? "/" : input + "/") else { return }
+        guard let input = RealPath.of(options.input), let output = RealPath.of(options.output), RealPath.isInside(output, input) else { return }
         let own = Set(writer.records.paths.map(ExactPath.init))
         let prefix = FolderPath.join(options.output, "").count
         let foreign = FolderWalker(excluding: Set([FileIdentity(path: FolderPath.join(options.output, SiteWriter.stateFolder))].compactMap { $0 }))
