@@ -2,9 +2,10 @@
 protocol Command {
     static var name: String { get }
     static var help: String { get }
-    /// The command for these arguments (those after its name); nil when help was asked for.
-    static func parse(_ arguments: [String]) throws -> Self?
-    func run(console: Console) throws -> ExitCode
+    /// The command for these arguments (those after its name, as bytes); nil when help was asked for.
+    static func parse(_ arguments: [[UInt8]]) throws -> Self?
+    /// Runs it; `paths` makes the path arguments usable, and is what `console` shows them by.
+    func run(console: Console, paths: ArgumentPaths) throws -> ExitCode
 }
 
 extension BuildCommand: Command {}

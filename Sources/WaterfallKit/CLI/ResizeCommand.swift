@@ -35,18 +35,18 @@ struct ResizeCommand {
 
         """
 
-    var paths: [String] = []
-    var output = ""
+    var paths: [PathArgument] = []
+    var output = PathArgument("")
     var request = ThumbnailRequest()
     var jobs = Parallelism.available
 
-    static func parse(_ arguments: [String]) throws -> ResizeCommand? {
+    static func parse(_ arguments: [[UInt8]]) throws -> ResizeCommand? {
         var command = ResizeCommand()
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
             case .positional(let path): command.paths.append(path)
-            case .option("-o"), .option("--output"): command.output = try scanner.value()
+            case .option("-o"), .option("--output"): command.output = try scanner.path()
             case .option("--width"): command.request.maxWidth = try scanner.integer(in: 1...65_500)
             case .option("--height"): command.request.maxHeight = try scanner.integer(in: 1...65_500)
             case .option("--quality"): command.request.quality = try scanner.integer(in: 1...100)
@@ -57,17 +57,23 @@ struct ResizeCommand {
             }
         }
         if command.paths.isEmpty { throw UsageError("resize needs at least one photo or folder", command: name) }
-        if command.output.isEmpty { throw UsageError("resize needs -o DIR", command: name) }
+        if command.output.bytes.isEmpty { throw UsageError("resize needs -o DIR", command: name) }
         if command.request.maxWidth == nil && command.request.maxHeight == nil {
             throw UsageError("resize needs --width or --height", command: name)
         }
         return command
     }
 
-    func run(console: Console) throws -> ExitCode {
-        let (sources, unusable) = try collectSources()
+    func run(console: Console, paths arguments: ArgumentPaths) throws -> ExitCode {
+        let output: String
+        do {
+            output = try arguments.usable(self.output, creating: true)
+        } catch {
+            throw UsageError("\(error)", command: Self.name)
+        }
+        let (sources, unusable) = try collectSources(arguments, output: output)
         for (path, reason) in unusable { console.error("\(PathText.display(path)): skipped: \(reason)") }
-        if let inTheWay = firstForeignFile(for: sources) {
+        if let inTheWay = firstForeignFile(for: sources, output: output) {
             console.error("\(PathText.display(inTheWay)): exists and was not written by Waterfall; move it away or choose "
                 + "another output folder; nothing was written")
             return .failure
@@ -97,7 +103,7 @@ struct ResizeCommand {
             }
         }
         do {
-            try place(outputs, sources: sources, into: &writer)
+            try place(outputs, sources: sources, into: &writer, output: output)
         } catch {
             outputs.forEach { writer.discard(scratch: $0.scratch) }
             console.error("\(error); nothing was written")
@@ -108,7 +114,7 @@ struct ResizeCommand {
 
     /// In a folder Waterfall has never written to, a file where an output would go: found before anything
     /// (not even Waterfall's records) is put into someone else's folder.
-    private func firstForeignFile(for sources: [Source]) -> String? {
+    private func firstForeignFile(for sources: [Source], output: String) -> String? {
         guard FolderWalker.isDirectory(output),
               (try? FolderHandle.open(output, create: false).kind(SiteWriter.stateFolder)) == nil else { return nil }
         for source in sources {
@@ -130,11 +136,24 @@ struct ResizeCommand {
         var identity: FileIdentity?
     }
 
-    /// The photos the paths name (folders: every photo file in them), and what was left out of them.
-    private func collectSources() throws -> ([Source], [(String, String)]) {
+    /// The photos the paths name (folders: every photo file in them), and what was left out of them (a path
+    /// that cannot be reached at all: one that is not UTF-8 and does not exist).
+    private func collectSources(_ arguments: ArgumentPaths, output: String) throws -> ([Source], [(String, String)]) {
         var sources: [Source] = [], unusable: [(String, String)] = []
         let outputReal = RealPath.resolved(output)
-        for path in paths {
+        for argument in paths {
+            let path: String
+            do {
+                path = try arguments.usable(argument)
+            } catch {
+                unusable.append((argument.shown, error.reason))
+                continue
+            }
+            // A photo named by bytes that are not UTF-8 cannot name its image (as in a folder, where it is skipped).
+            if !FolderWalker.isDirectory(path), PathText.text(argument.lastComponent) == nil {
+                unusable.append((argument.shown, "the name is not valid UTF-8 (rename it to resize it)"))
+                continue
+            }
             guard FolderWalker.isDirectory(path) else {
                 sources.append(Source(path: path, name: FolderPath.lastComponent(of: path), identity: FileIdentity(path: path)))
                 continue
@@ -160,19 +179,19 @@ struct ResizeCommand {
     /// Plans the outputs (two photos that would make one file, or an output that is one of the photos,
     /// stop it before anything is written), then puts them in place.
     private func place(_ outputs: [(scratch: String, path: String, source: Source)], sources: [Source],
-                       into writer: inout SiteWriter) throws {
+                       into writer: inout SiteWriter, output outputFolder: String) throws {
         var claimed: [String: Source] = [:]
         for output in outputs {
             if let other = claimed.updateValue(output.source, forKey: NameAllocator.fold(output.path)) {
                 throw FileSystemError(output.source.path, "and \(PathText.display(other.path)) would both be resized to "
-                    + "\(PathText.display(FolderPath.join(self.output, output.path)))")
+                    + "\(PathText.display(FolderPath.join(outputFolder, output.path)))")
             }
         }
         try writer.plan(outputs.map(\.path))
         let inputs = Set(sources.compactMap(\.identity))
         for output in outputs {
-            if let identity = FileIdentity(path: FolderPath.join(self.output, output.path)), inputs.contains(identity) {
-                throw FileSystemError(FolderPath.join(self.output, output.path), "is one of the photos being resized; not replaced")
+            if let identity = FileIdentity(path: FolderPath.join(outputFolder, output.path)), inputs.contains(identity) {
+                throw FileSystemError(FolderPath.join(outputFolder, output.path), "is one of the photos being resized; not replaced")
             }
         }
         for output in outputs { try writer.adopt(scratch: output.scratch, as: output.path) }

@@ -66,7 +66,7 @@ public struct SiteBuilder: Sendable {
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: albumSettings, input: options.input) { observe(.warning(warning)) }
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
-        let rootTitle = Self.folderName(options.input)
+        let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
                                        pages: pages, assets: assets, rootTitle: rootTitle, input: options.input, jobs: options.jobs)
         // Nothing new, and the last build's site untouched: it is already the site this build would write.
