@@ -40,7 +40,8 @@ struct BuildCommand {
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
           --report R           a JSON report of the build: 'json' (or '-') prints it on stdout,
-                               anything else is a file to write it to
+                               anything else is a file to write it to: new, or an earlier report
+                               (never a file of the input, the theme, the cache or OUTPUT/.waterfall)
           --cache-dir DIR      keep headers and derived images in DIR (default OUTPUT/.waterfall/cache),
                                e.g. one that CI restores between runs
           --shard K/N          only read and make images for the K-th of N parts of the photos, into
