@@ -20,6 +20,10 @@ pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 // A closed pipe on stdout (`--report json | head -c 0`) is an error to report, not a reason to die.
 signal(SIGPIPE, SIG_IGN)
 
-// Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments.
-let status = WaterfallCLI.run(Array(CommandLine.arguments.dropFirst()), decoder: .this)
+// Everything else lives in WaterfallKit, where the tests can reach it; this only hands over the arguments,
+// as bytes: a path need not be UTF-8, and `CommandLine.arguments` would replace such bytes.
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) } ?? []
+}
+let status = WaterfallCLI.run(bytes: arguments, decoder: .this)
 exit(status.rawValue)

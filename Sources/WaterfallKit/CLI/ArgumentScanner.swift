@@ -1,45 +1,58 @@
 /// A small getopt: `--name value`, `--name=value`, `-n value`, flags, positionals, and `--` to end options.
+/// Arguments are bytes, as the system hands them over: a positional argument, or the value `path()` takes,
+/// keeps them all (`PathArgument`); any other value is read as text.
 struct ArgumentScanner {
     enum Argument: Equatable {
         case option(String)
-        case positional(String)
+        /// Every command's positional arguments are paths.
+        case positional(PathArgument)
     }
 
-    private var remaining: ArraySlice<String>
-    private var pendingValue: String?
+    private var remaining: ArraySlice<[UInt8]>
+    private var pendingValue: [UInt8]?
     private var optionsEnded = false
     let command: String
 
-    init(_ arguments: [String], command: String) {
+    init(_ arguments: [[UInt8]], command: String) {
         remaining = arguments[...]
         self.command = command
+    }
+
+    init(_ arguments: [String], command: String) {
+        self.init(arguments.map { Array($0.utf8) }, command: command)
     }
 
     /// The next option (with its dashes, e.g. `--json`) or positional argument.
     mutating func next() throws -> Argument? {
         if let value = pendingValue {
-            throw UsageError("option does not take a value: \(option)=\(value)", command: command)
+            throw UsageError("option does not take a value: \(option)=\(Self.text(value))", command: command)
         }
         guard let argument = remaining.popFirst() else { return nil }
-        if optionsEnded || argument == "-" || !argument.hasPrefix("-") { return .positional(argument) }
-        if argument == "--" {
+        let dash = UInt8(ascii: "-")
+        if optionsEnded || argument == [dash] || argument.first != dash { return .positional(PathArgument(bytes: argument)) }
+        if argument == [dash, dash] {
             optionsEnded = true
             return try next()
         }
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            option = String(argument[..<equals])
-            pendingValue = String(argument[argument.index(after: equals)...])
+        if argument.starts(with: [dash, dash]), let equals = argument.firstIndex(of: UInt8(ascii: "=")) {
+            option = Self.text(argument[..<equals])
+            pendingValue = Array(argument[(equals + 1)...])
             return .option(option)
         }
-        option = argument
-        return .option(argument)
+        option = Self.text(argument)
+        return .option(option)
     }
 
     /// The option `next()` returned last, for messages.
     private(set) var option = ""
 
-    /// The value of the option just returned by `next()`.
-    mutating func value() throws -> String {
+    /// The value of the option just returned by `next()`, as text (a byte that is not UTF-8 reads as U+FFFD).
+    mutating func value() throws -> String { Self.text(try rawValue()) }
+
+    /// The value of the option just returned by `next()`, a path: every byte kept.
+    mutating func path() throws -> PathArgument { PathArgument(bytes: try rawValue()) }
+
+    private mutating func rawValue() throws -> [UInt8] {
         if let value = pendingValue {
             pendingValue = nil
             return value
@@ -49,6 +62,8 @@ struct ArgumentScanner {
         }
         return value
     }
+
+    private static func text<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// The option's value as a whole number in `range`.
     mutating func integer(in range: ClosedRange<Int>) throws -> Int {

@@ -8,7 +8,7 @@ struct BuildCommand {
                                [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
                                [--follow-symlinks] [--base-url URL]
                                [--placement balanced|shortest|round-robin] [--bottom natural|flush]
-                               [--max-crop S] [--formats LIST] [--key-file FILE]
+                               [--max-crop S] [--formats LIST]
 
         Builds a waterfall gallery of the photos and videos in INPUT (default: the current
         folder) into OUTPUT (default: _site). Open OUTPUT/index.html in any browser, from a
@@ -40,7 +40,8 @@ struct BuildCommand {
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
           --report R           a JSON report of the build: 'json' (or '-') prints it on stdout,
-                               anything else is a file to write it to
+                               anything else is a file to write it to: new, or an earlier report
+                               (never a file of the input, the theme, the cache or OUTPUT/.waterfall)
           --cache-dir DIR      keep headers and derived images in DIR (default OUTPUT/.waterfall/cache),
                                e.g. one that CI restores between runs
           --key-file FILE      keyed mode: sign the cache's entries and the output's records with the
@@ -63,22 +64,34 @@ struct BuildCommand {
         """
 
     var options = BuildOptions()
+    /// The paths the command line named, as given (bytes); `run` makes them `options`' paths.
+    var input = PathArgument(".")
+    var output = PathArgument("_site")
+    var configFile: PathArgument?
+    var templates: PathArgument?
+    var cacheDirectory: PathArgument?
+    /// Keyed mode's key file (`--key-file`); without it, `WATERFALL_KEY` may give the key.
+    var keyFile: String?
     var quiet = false
-    /// Where the JSON report goes: nil for none, "-" for stdout, else a file.
-    var report: String?
+    /// Where the JSON report goes: nil for none.
+    var report: ReportTarget?
     var watch = false
 
-    static func parse(_ arguments: [String]) throws -> BuildCommand? {
+    enum ReportTarget: Equatable {
+        case standardOutput
+        case file(PathArgument)
+    }
+
+    static func parse(_ arguments: [[UInt8]]) throws -> BuildCommand? {
         var command = BuildCommand()
-        var inputs: [String] = []
-        var keyFile: String?
+        var inputs: [PathArgument] = []
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
             case .positional(let path): inputs.append(path)
-            case .option("-o"), .option("--output"): command.options.output = try scanner.value()
-            case .option("--config"): command.options.configFile = try scanner.value()
-            case .option("--templates"): command.options.templates = try scanner.value()
+            case .option("-o"), .option("--output"): command.output = try scanner.path()
+            case .option("--config"): command.configFile = try scanner.path()
+            case .option("--templates"): command.templates = try scanner.path()
             case .option("--title"): command.options.title = try scanner.value()
             case .option("--originals"):
                 let text = try scanner.value()
@@ -106,8 +119,8 @@ struct BuildCommand {
             case .option("--quiet"), .option("-q"): command.quiet = true
             case .option("--watch"): command.watch = true
             case .option("--follow-symlinks"): command.options.followSymlinks = true
-            case .option("--cache-dir"): command.options.cacheDirectory = try scanner.value()
-            case .option("--key-file"): keyFile = try scanner.value()
+            case .option("--cache-dir"): command.cacheDirectory = try scanner.path()
+            case .option("--key-file"): command.keyFile = try scanner.value()
             case .option("--shard"):
                 let text = try scanner.value()
                 let parts = text.split(separator: "/").map { Int($0) }
@@ -116,62 +129,97 @@ struct BuildCommand {
                 }
                 command.options.shard = (index, count)
             case .option("--report"):
-                let target = try scanner.value()
-                command.report = target == "json" ? "-" : target
+                let target = try scanner.path()
+                switch target.text {
+                case "json", "-": command.report = .standardOutput
+                case "": throw UsageError("--report needs json, or a file to write the report to", command: name)
+                default: command.report = .file(target)
+                }
             case .option("--help"), .option("-h"): return nil
             case .option(let other): throw scanner.unknown(other)
             }
         }
         guard inputs.count <= 1 else { throw UsageError("build takes one input folder, got \(inputs.count)", command: name) }
-        if let input = inputs.first { command.options.input = input }
-        guard !command.options.output.isEmpty else { throw UsageError("--output needs a folder", command: name) }
-        command.options.key = try KeySource(file: keyFile).key(
-            outside: [("output", command.options.output), ("cache", command.options.cacheFolder)], command: name)
+        if let input = inputs.first { command.input = input }
+        guard !command.output.bytes.isEmpty else { throw UsageError("--output needs a folder", command: name) }
         return command
     }
 
-    func run(console: Console, decoder: DecoderProgram) -> ExitCode {
-        var command = self
-        command.options.decoder = decoder
-        return command.run(console: console)
-    }
-
-    private func run(console: Console) -> ExitCode {
-        guard watch else { return buildOnce(console: console) }
+    func run(console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
+        var options: BuildOptions
+        var reportFile: ReportFile?
+        do {
+            options = try usableOptions(paths)
+            if case .file(let path) = report { reportFile = try ReportFile(path, options: options, paths: paths) }
+        } catch {
+            console.error("\(error)")
+            return .failure
+        }
+        options.decoder = decoder
+        options.key = try KeySource(file: keyFile).key(outside: [("output", options.output), ("cache", options.cacheFolder)],
+                                                       command: Self.name)
+        let delivery = Delivery(target: report, file: reportFile, paths: paths)
+        guard watch else { return buildOnce(options, delivery: delivery, console: console) }
         var watcher = FolderWatcher(options: options)
         while true {
-            _ = buildOnce(console: console)
+            _ = buildOnce(options, delivery: delivery, console: console)
             watcher.waitForChange()
             console.writeError("change seen: building again\n")
         }
     }
 
-    private func buildOnce(console: Console) -> ExitCode {
+    /// The options with the paths the command line named, each one that is not UTF-8 made usable (the
+    /// output and cache folders made, when missing, for such a path: there is no other way to name them).
+    private func usableOptions(_ paths: ArgumentPaths) throws(FileSystemError) -> BuildOptions {
+        var options = self.options
+        options.input = try paths.usable(input)
+        if input.text == nil, PathText.text(input.lastComponent) == nil {
+            // The default title is the top folder's name, which the usable path no longer shows.
+            options.inputName = String(decoding: input.lastComponent, as: UTF8.self)
+        }
+        options.output = try paths.usable(output, creating: true)
+        options.configFile = try configFile.map { (path) throws(FileSystemError) in try paths.usable(path) }
+        options.templates = try templates.map { (path) throws(FileSystemError) in try paths.usable(path) }
+        options.cacheDirectory = try cacheDirectory.map { (path) throws(FileSystemError) in try paths.usable(path, creating: true) }
+        return options
+    }
+
+    private func buildOnce(_ options: BuildOptions, delivery: Delivery, console: Console) -> ExitCode {
         let progress = ProgressPrinter(console: console, quiet: quiet)
         do {
             let built = try SiteBuilder(options: options, observe: progress.handle).build()
             progress.finish(built, output: options.output)
-            return deliver(BuildReportJSON.success(built, options: options), console: console) ? .success : .failure
+            return delivery.deliver(BuildReportJSON.success(built, options: options, shown: delivery.paths.shown), console: console)
+                ? .success : .failure
         } catch {
             console.error("\(error)")
-            _ = deliver(BuildReportJSON.failure(error, options: options), console: console)
+            _ = delivery.deliver(BuildReportJSON.failure(error, options: options, shown: delivery.paths.shown), console: console)
             return .failure
         }
     }
 
-    /// Writes the report where `--report` said; false when the file could not be written.
-    private func deliver(_ json: String, console: Console) -> Bool {
-        guard let report else { return true }
-        if report == "-" {
-            console.out(json)
-            return true
-        }
-        do {
-            try ReportFile.write(Array(json.utf8), to: report)
-            return true
-        } catch {
-            console.error("\(PathText.display(report)): cannot write the report: \(error.reason)")
-            return false
+    /// Where `--report` said the report goes.
+    private struct Delivery {
+        var target: ReportTarget?
+        var file: ReportFile?
+        var paths: ArgumentPaths
+
+        /// Writes the report; false when the file could not be written.
+        func deliver(_ json: String, console: Console) -> Bool {
+            switch target {
+            case nil: return true
+            case .standardOutput:
+                console.out(json)
+                return true
+            case .file:
+                do {
+                    try file?.write(Array(json.utf8))
+                    return true
+                } catch {
+                    console.error("\(error)")
+                    return false
+                }
+            }
         }
     }
 }

@@ -2,10 +2,11 @@
 protocol Command {
     static var name: String { get }
     static var help: String { get }
-    /// The command for these arguments (those after its name); nil when help was asked for.
-    static func parse(_ arguments: [String]) throws -> Self?
-    /// `decoder` is what decoder processes run (`DecoderPool`).
-    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode
+    /// The command for these arguments (those after its name, as bytes); nil when help was asked for.
+    static func parse(_ arguments: [[UInt8]]) throws -> Self?
+    /// Runs it; `paths` makes the path arguments usable, and is what `console` shows them by; `decoder` is what
+    /// decoder processes run (`DecoderPool`).
+    func run(console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode
 }
 
 extension BuildCommand: Command {}

@@ -46,6 +46,14 @@ public struct Console: Sendable {
         }
     }
 
+    /// The same console, every diagnostic showing the command line's paths as they were given
+    /// (`ArgumentPaths.shown`). Standard output is left as it is: it carries data (JSON among it), which
+    /// each command shows the paths in itself.
+    func showing(_ paths: ArgumentPaths) -> Console {
+        let writeError = self.writeError
+        return Console(writeOut: writeOut, writeError: { writeError(paths.shown($0)) }, errorIsTerminal: errorIsTerminal)
+    }
+
     func out(_ text: String) { writeOut(text) }
 
     /// One diagnostic line, prefixed with the program's name.

@@ -28,13 +28,13 @@ struct InspectCommand {
 
         """
 
-    var paths: [String] = []
+    var paths: [PathArgument] = []
     var json = false
     var maxPixels = HeaderReader.defaultMaxPixels
     var jobs = Parallelism.available
 
     /// Parses the arguments after `inspect`; nil means help was asked for.
-    static func parse(_ arguments: [String]) throws -> InspectCommand? {
+    static func parse(_ arguments: [[UInt8]]) throws -> InspectCommand? {
         var command = InspectCommand()
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
@@ -51,10 +51,19 @@ struct InspectCommand {
         return command
     }
 
-    func run(console: Console, decoder: DecoderProgram) -> ExitCode {
+    func run(console: Console, paths arguments: ArgumentPaths, decoder: DecoderProgram) -> ExitCode {
         let reader = MediaReader(images: HeaderReader(maxPixels: maxPixels), videos: VideoTools.find(),
                                  decoders: DecoderPool(program: decoder, maxPixels: maxPixels))
-        let results = Self.read(paths, with: reader, jobs: jobs)
+        // A path that cannot be reached at all (one that is not UTF-8 and does not exist) is reported as any
+        // unreadable file, in its place.
+        let usable = paths.map { path in Result { () throws(FileSystemError) in try arguments.usable(path) } }
+        let direct = zip(paths, usable).map { ($0, $1) }.parallelMap(jobs: jobs) { path, found -> HeaderResult in
+            switch found {
+            case .success(let usablePath): HeaderResult(path: usablePath, header: reader.read(path: usablePath))
+            case .failure(let error): HeaderResult(path: path.shown, header: .failure(ImageReadError(.io, error.reason)))
+            }
+        }
+        let results = Self.expand(direct, with: reader, jobs: jobs).map { HeaderResult(path: arguments.shown($0.path), header: $0.header) }
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
         }
@@ -62,10 +71,14 @@ struct InspectCommand {
         return results.allSatisfy(\.succeeded) ? .success : .failure
     }
 
-    /// Reads every path in parallel, in the order given. A path that turns out to be a folder is replaced
-    /// by the files under it: checking for folders first would cost every file an extra stat.
+    /// Reads every path in parallel, in the order given.
     static func read(_ paths: [String], with reader: MediaReader, jobs: Int) -> [HeaderResult] {
-        let direct = paths.parallelMap(jobs: jobs) { HeaderResult(path: $0, header: reader.read(path: $0)) }
+        expand(paths.parallelMap(jobs: jobs) { HeaderResult(path: $0, header: reader.read(path: $0)) }, with: reader, jobs: jobs)
+    }
+
+    /// A path that turned out to be a folder replaced by the files under it: checking for folders first
+    /// would cost every file an extra stat.
+    static func expand(_ direct: [HeaderResult], with reader: MediaReader, jobs: Int) -> [HeaderResult] {
         guard direct.contains(where: \.isDirectory) else { return direct }
         return direct.flatMap { result -> [HeaderResult] in
             guard result.isDirectory else { return [result] }

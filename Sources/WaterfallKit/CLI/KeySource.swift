@@ -38,12 +38,11 @@ struct KeySource {
 
     private func read(_ file: String, outside folders: [(label: String, path: String)]) throws(RecordKey.Problem) -> [UInt8] {
         let shown = PathText.display(file)
-        guard let real = LinkPolicy.realPath(file) else {
+        guard let real = RealPath.of(file) else {
             throw RecordKey.Problem(description: "\(shown): cannot read the key file: \(Self.openFailure(file))")
         }
         for (label, path) in folders {
-            let folder = FolderRules.resolved(path)
-            if real == folder || FolderRules.isInside(real, folder) {
+            if RealPath.isWithin(real, RealPath.resolved(path)) {
                 throw RecordKey.Problem(description: "\(shown): the key file is inside the \(label) folder "
                     + "\(PathText.display(path)); keep it outside the output and the cache (whoever can write them could read or replace it)")
             }

@@ -41,7 +41,7 @@ struct LayoutCommand {
 
         """
 
-    var folder = ""
+    var folder = PathArgument(".")
     var width: Double?
     var configuration = WaterfallConfiguration()
     var json = false
@@ -50,9 +50,9 @@ struct LayoutCommand {
     var reader = HeaderReader()
     var jobs = Parallelism.available
 
-    static func parse(_ arguments: [String]) throws -> LayoutCommand? {
+    static func parse(_ arguments: [[UInt8]]) throws -> LayoutCommand? {
         var command = LayoutCommand()
-        var folders: [String] = []
+        var folders: [PathArgument] = []
         var maxCropGiven = false
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
@@ -95,8 +95,10 @@ struct LayoutCommand {
         return command
     }
 
-    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode {
-        guard FolderWalker.isDirectory(folder) else { throw UsageError("\(folder): not a folder", command: Self.name) }
+    func run(console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
+        guard let folder = try? paths.usable(self.folder), FolderWalker.isDirectory(folder) else {
+            throw UsageError("\(self.folder.shown): not a folder", command: Self.name)
+        }
         let reader = MediaReader(images: self.reader, videos: VideoTools.find(),
                                  decoders: DecoderPool(program: decoder, maxPixels: self.reader.maxPixels))
         let photos = FolderWalker(recursive: false).files(under: folder)

@@ -39,13 +39,14 @@ struct ResizeCommand {
 
         """
 
-    var paths: [String] = []
-    var output = ""
+    var paths: [PathArgument] = []
+    var output = PathArgument("")
     var request = ThumbnailRequest()
     var jobs = Parallelism.available
-    var key: RecordKey?
+    /// Keyed mode's key file (`--key-file`); without it, `WATERFALL_KEY` may give the key.
+    var keyFile: String?
 
-    static func parse(_ arguments: [String]) throws -> ResizeCommand? {
+    static func parse(_ arguments: [[UInt8]]) throws -> ResizeCommand? {
         var command = ResizeCommand()
         var keyFile: String?
         var scanner = ArgumentScanner(arguments, command: name)
@@ -53,7 +54,7 @@ struct ResizeCommand {
             switch argument {
             case .positional(let path): command.paths.append(path)
             case .option("--key-file"): keyFile = try scanner.value()
-            case .option("-o"), .option("--output"): command.output = try scanner.value()
+            case .option("-o"), .option("--output"): command.output = try scanner.path()
             case .option("--width"): command.request.maxWidth = try scanner.integer(in: 1...65_500)
             case .option("--height"): command.request.maxHeight = try scanner.integer(in: 1...65_500)
             case .option("--quality"): command.request.quality = try scanner.integer(in: 1...100)
@@ -64,18 +65,25 @@ struct ResizeCommand {
             }
         }
         if command.paths.isEmpty { throw UsageError("resize needs at least one photo or folder", command: name) }
-        if command.output.isEmpty { throw UsageError("resize needs -o DIR", command: name) }
+        if command.output.bytes.isEmpty { throw UsageError("resize needs -o DIR", command: name) }
         if command.request.maxWidth == nil && command.request.maxHeight == nil {
             throw UsageError("resize needs --width or --height", command: name)
         }
-        command.key = try KeySource(file: keyFile).key(outside: [("output", command.output)], command: name)
+        command.keyFile = keyFile
         return command
     }
 
-    func run(console: Console, decoder: DecoderProgram) throws -> ExitCode {
-        let (sources, unusable) = try collectSources()
+    func run(console: Console, paths arguments: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
+        let output: String
+        do {
+            output = try arguments.usable(self.output, creating: true)
+        } catch {
+            throw UsageError("\(error)", command: Self.name)
+        }
+        let key = try KeySource(file: keyFile).key(outside: [("output", output)], command: Self.name)
+        let (sources, unusable) = try collectSources(arguments, output: output)
         for (path, reason) in unusable { console.error("\(PathText.display(path)): skipped: \(reason)") }
-        if let inTheWay = firstForeignFile(for: sources) {
+        if let inTheWay = firstForeignFile(for: sources, output: output) {
             console.error("\(PathText.display(inTheWay)): exists and was not written by Waterfall; move it away or choose "
                 + "another output folder; nothing was written")
             return .failure
@@ -86,6 +94,7 @@ struct ResizeCommand {
         } catch {
             throw UsageError("\(error)", command: Self.name)
         }
+        for warning in writer.warnings { console.error("warning: \(warning)") }
         let scratch = sources.map { _ in writer.scratch() }
         let reader = MediaReader(images: HeaderReader(maxPixels: request.maxPixels), videos: nil,
                                  decoders: DecoderPool(program: decoder, maxPixels: request.maxPixels))
@@ -106,7 +115,7 @@ struct ResizeCommand {
             }
         }
         do {
-            try place(outputs, sources: sources, into: &writer)
+            try place(outputs, sources: sources, into: &writer, output: output)
         } catch {
             outputs.forEach { writer.discard(scratch: $0.scratch) }
             console.error("\(error); nothing was written")
@@ -145,7 +154,7 @@ struct ResizeCommand {
 
     /// In a folder Waterfall has never written to, a file where an output would go: found before anything
     /// (not even Waterfall's records) is put into someone else's folder.
-    private func firstForeignFile(for sources: [Source]) -> String? {
+    private func firstForeignFile(for sources: [Source], output: String) -> String? {
         guard FolderWalker.isDirectory(output),
               (try? FolderHandle.open(output, create: false).kind(SiteWriter.stateFolder)) == nil else { return nil }
         for source in sources {
@@ -176,17 +185,30 @@ struct ResizeCommand {
         }
     }
 
-    /// The photos the paths name (folders: every photo file in them), and what was left out of them.
-    private func collectSources() throws -> ([Source], [(String, String)]) {
+    /// The photos the paths name (folders: every photo file in them), and what was left out of them (a path
+    /// that cannot be reached at all: one that is not UTF-8 and does not exist).
+    private func collectSources(_ arguments: ArgumentPaths, output: String) throws -> ([Source], [(String, String)]) {
         var sources: [Source] = [], unusable: [(String, String)] = []
-        let outputReal = FolderRules.resolved(output)
-        for path in paths {
+        let outputReal = RealPath.resolved(output)
+        for argument in paths {
+            let path: String
+            do {
+                path = try arguments.usable(argument)
+            } catch {
+                unusable.append((argument.shown, error.reason))
+                continue
+            }
+            // A photo named by bytes that are not UTF-8 cannot name its image (as in a folder, where it is skipped).
+            if !FolderWalker.isDirectory(path), PathText.text(argument.lastComponent) == nil {
+                unusable.append((argument.shown, "the name is not valid UTF-8 (rename it to resize it)"))
+                continue
+            }
             guard FolderWalker.isDirectory(path) else {
                 sources.append(Source(path: path, name: FolderPath.lastComponent(of: path), identity: FileIdentity(path: path)))
                 continue
             }
-            let real = FolderRules.resolved(path)
-            if real == outputReal || FolderRules.isInside(outputReal, real) {
+            let real = RealPath.resolved(path)
+            if RealPath.isWithin(outputReal, real) {
                 throw UsageError("the output folder \(PathText.display(output)) is \(real == outputReal ? "" : "inside ")the input "
                     + "folder \(PathText.display(path)); choose one outside it", command: Self.name)
             }
@@ -208,19 +230,19 @@ struct ResizeCommand {
     /// Plans the outputs (two photos that would make one file, or an output that is one of the photos,
     /// stop it before anything is written), then puts them in place.
     private func place(_ outputs: [(scratch: String, path: String, source: Source)], sources: [Source],
-                       into writer: inout SiteWriter) throws {
+                       into writer: inout SiteWriter, output outputFolder: String) throws {
         var claimed: [String: Source] = [:]
         for output in outputs {
             if let other = claimed.updateValue(output.source, forKey: NameAllocator.fold(output.path)) {
                 throw FileSystemError(output.source.path, "and \(PathText.display(other.path)) would both be resized to "
-                    + "\(PathText.display(FolderPath.join(self.output, output.path)))")
+                    + "\(PathText.display(FolderPath.join(outputFolder, output.path)))")
             }
         }
         try writer.plan(outputs.map(\.path))
         let inputs = Set(sources.compactMap(\.identity))
         for output in outputs {
-            if let identity = FileIdentity(path: FolderPath.join(self.output, output.path)), inputs.contains(identity) {
-                throw FileSystemError(FolderPath.join(self.output, output.path), "is one of the photos being resized; not replaced")
+            if let identity = FileIdentity(path: FolderPath.join(outputFolder, output.path)), inputs.contains(identity) {
+                throw FileSystemError(FolderPath.join(outputFolder, output.path), "is one of the photos being resized; not replaced")
             }
         }
         for output in outputs { try writer.adopt(scratch: output.scratch, as: output.path) }

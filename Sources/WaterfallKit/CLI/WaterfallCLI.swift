@@ -21,8 +21,17 @@ public enum WaterfallCLI {
 
     /// `decoder` is what the commands' decoder processes run: the `waterfall` executable (main passes `.this`).
     public static func run(_ arguments: [String], console: Console = .standard, decoder: DecoderProgram = .standard) -> ExitCode {
+        run(bytes: arguments.map { Array($0.utf8) }, console: console, decoder: decoder)
+    }
+
+    /// The arguments as the system hands them over: bytes, which need not be UTF-8 (`main` reads them from
+    /// `argv`, not `CommandLine.arguments`, which replaces such bytes). Every diagnostic shows a path that is
+    /// not UTF-8 as it was given, escaped.
+    public static func run(bytes arguments: [[UInt8]], console: Console = .standard, decoder: DecoderProgram = .standard) -> ExitCode {
+        let paths = ArgumentPaths()
+        let console = console.showing(paths)
         do {
-            return try dispatch(arguments, console: console, decoder: decoder)
+            return try dispatch(arguments, console: console, paths: paths, decoder: decoder)
         } catch let error as UsageError {
             console.error(error.message)
             let hint = error.command.map { "waterfall \($0) --help" } ?? "waterfall --help"
@@ -37,15 +46,16 @@ public enum WaterfallCLI {
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] { [BuildCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self] }
 
-    private static func dispatch(_ arguments: [String], console: Console, decoder: DecoderProgram) throws -> ExitCode {
-        guard let first = arguments.first else {
+    private static func dispatch(_ arguments: [[UInt8]], console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
+        guard let first = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
             console.writeError(help)
             return .usage
         }
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            console.out(commands.first { $0.name == rest.first }?.help ?? help)
+            let topic = rest.first.map { String(decoding: $0, as: UTF8.self) }
+            console.out(commands.first { $0.name == topic }?.help ?? help)
             return .success
         case "--version", "-V", "version":
             console.out("waterfall \(version)\n")
@@ -54,16 +64,16 @@ public enum WaterfallCLI {
             guard let type = commands.first(where: { $0.name == first }) else {
                 throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
             }
-            return try run(type, rest, console: console, decoder: decoder)
+            return try run(type, rest, console: console, paths: paths, decoder: decoder)
         }
     }
 
-    private static func run<C: Command>(_ type: C.Type, _ arguments: [String], console: Console,
+    private static func run<C: Command>(_ type: C.Type, _ arguments: [[UInt8]], console: Console, paths: ArgumentPaths,
                                         decoder: DecoderProgram) throws -> ExitCode {
         guard let command = try type.parse(arguments) else {
             console.out(type.help)
             return .success
         }
-        return try command.run(console: console, decoder: decoder)
+        return try command.run(console: console, paths: paths, decoder: decoder)
     }
 }

@@ -70,10 +70,13 @@ final class FolderHandle: Sendable {
     /// `status` for a name that may not be UTF-8.
     func status(bytes name: [UInt8]) -> stat? {
         var info = stat()
-        let found = (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
-        }
+        let found = Self.withCString(name) { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
         return found ? info : nil
+    }
+
+    /// `body` with the bytes as a C string: a name need not be UTF-8.
+    static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 
     /// The folder's entries (not `.` and `..`), names as bytes: a name need not be UTF-8.
@@ -116,6 +119,16 @@ final class FolderHandle: Sendable {
         guard descriptor >= 0 else { throw OpenFile.openError(display(name), errno) }
         return try OpenFile(descriptor: descriptor, path: display(name))
     }
+
+    /// `openFile` for a name that may not be UTF-8.
+    func openFile(bytes name: [UInt8]) throws(FileSystemError) -> OpenFile {
+        let descriptor = OpenFile.retrying { Self.withCString(name) { openat(self.descriptor, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) } }
+        guard descriptor >= 0 else { throw OpenFile.openError(display(bytes: name), errno) }
+        return try OpenFile(descriptor: descriptor, path: display(bytes: name))
+    }
+
+    /// The path of a name that may not be UTF-8, for messages (escaped: `caf\xE9`).
+    func display(bytes name: [UInt8]) -> String { FolderPath.join(path, PathText.display(bytes: name)) }
 
     // MARK: - Writing
 
@@ -191,6 +204,18 @@ final class FolderHandle: Sendable {
         guard wf_rename_noreplace(descriptor, name, target.descriptor, newName) == 0 else {
             if errno == EEXIST { throw FileSystemError(target.display(newName), "appeared during the build; not replaced") }
             throw FileSystemError.system(target.display(newName), "cannot write")
+        }
+    }
+
+    /// Renames `name` to the name `newName` (bytes, which need not be UTF-8) in `target`: over what is there
+    /// when `replacing`, else only if nothing is there (not even a link). Links are renamed as links.
+    func rename(_ name: String, to target: FolderHandle, asBytes newName: [UInt8], replacing: Bool) throws(FileSystemError) {
+        let done = Self.withCString(newName) { newName in
+            replacing ? renameat(descriptor, name, target.descriptor, newName) == 0 : wf_rename_noreplace(descriptor, name, target.descriptor, newName) == 0
+        }
+        guard done else {
+            if errno == EEXIST && !replacing { throw FileSystemError(target.display(bytes: newName), "appeared meanwhile; not replaced") }
+            throw FileSystemError.system(target.display(bytes: newName), "cannot write")
         }
     }
 

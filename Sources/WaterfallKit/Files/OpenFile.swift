@@ -54,8 +54,10 @@ final class OpenFile: Sendable {
         return try read(upTo: size)
     }
 
-    /// Its first `count` bytes (fewer when it is shorter, or shrank while being read: what is there).
+    /// Its first `count` bytes: fewer when it is shorter, and never past the size it had when it was opened
+    /// (what is there when it shrank while being read). A record's heading is read so before the rest.
     func read(upTo count: Int) throws(FileSystemError) -> [UInt8] {
+        let count = min(count, size)
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -69,31 +71,69 @@ final class OpenFile: Sendable {
         return bytes
     }
 
-    /// Each line of the file (without its `\n`), read in blocks: a large file is never in memory whole.
-    func forEachLine(_ body: (ArraySlice<UInt8>) -> Void) throws(FileSystemError) {
+    /// Each line of the file (without its `\n`), read in blocks: a large file is never in memory whole, nor
+    /// read past the size it had when opened (a file that grows meanwhile cannot keep this going). A line
+    /// longer than `maximumLineBytes` is not handed over and its bytes are not kept, so a file of zeros with
+    /// no newline costs one block of memory. `body` returns false to stop. Returns how many lines were too
+    /// long.
+    @discardableResult
+    func forEachLine(maximumLineBytes: Int = .max, _ body: (ArraySlice<UInt8>) -> Bool) throws(FileSystemError) -> Int {
         var pending: [UInt8] = []
+        var overlong = 0
+        /// Inside a line already too long: its bytes are dropped up to its newline.
+        var skipping = false
         var block = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: off_t = 0
-        while true {
-            let n = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+        var offset = 0
+        while offset < size {
+            let n = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw FileSystemError.system(path, "cannot read") }
             if n == 0 { break }
-            offset += off_t(n)
+            offset += n
             var start = 0
-            while let newline = block[start..<n].firstIndex(of: UInt8(ascii: "\n")) {
+            while let newline = Self.newline(in: block, from: start, to: n) {
+                defer { start = newline + 1 }
+                if skipping {
+                    skipping = false
+                    continue
+                }
+                guard pending.count + (newline - start) <= maximumLineBytes else {
+                    overlong += 1
+                    pending.removeAll(keepingCapacity: false)
+                    continue
+                }
+                let goOn: Bool
                 if pending.isEmpty {
-                    body(block[start..<newline])
+                    goOn = body(block[start..<newline])
                 } else {
                     pending.append(contentsOf: block[start..<newline])
-                    body(pending[...])
+                    goOn = body(pending[...])
                     pending.removeAll(keepingCapacity: true)
                 }
-                start = newline + 1
+                if !goOn { return overlong }
             }
-            pending.append(contentsOf: block[start..<n])
+            if skipping { continue }
+            if pending.count + (n - start) > maximumLineBytes {
+                overlong += 1
+                skipping = true
+                pending.removeAll(keepingCapacity: false)
+            } else {
+                pending.append(contentsOf: block[start..<n])
+            }
         }
-        if !pending.isEmpty { body(pending[...]) }
+        if !pending.isEmpty { _ = body(pending[...]) }
+        return overlong
+    }
+
+    /// Where the next `\n` in `bytes[start..<end]` is, by memchr: a gigabyte with no newline (a sparse file)
+    /// is looked through at memory speed.
+    private static func newline(in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        guard start < end else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memchr(buffer.baseAddress! + start, Int32(UInt8(ascii: "\n")), end - start).map {
+                UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!)
+            }
+        }
     }
 
     /// The 128-bit content hash (not keyed: `ContentHasher` gives the build's), read from the start.

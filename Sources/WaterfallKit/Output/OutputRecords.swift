@@ -167,38 +167,102 @@ struct OutputRecords: Sendable {
         }
     }
 
+    /// The most a record file may hold: a record takes some 180 bytes (some 250 keyed), so 1 GiB is the manifest
+    /// of some four to six million files (100,000 photos in JPEG make 400,000 files, 70 MB). A larger manifest or
+    /// journal is not read at all (a sparse file of 3 GB once cost 4.4 GB).
+    static let maximumFileBytes = 1 << 30
+    /// The most records the manifest and the journal may hold together: 6 million short records took 850 MB
+    /// (the whole build's peak), what a site that large needs; a file of millions of short lines that look
+    /// like records is cut off there, not read into gigabytes.
+    static let maximumRecords = 6_000_000
+    /// The longest record: a path of 33 components of 255 bytes (32 folders deep and a file), each byte of
+    /// it escaped as `\u00XX` at worst, and the other fields. A longer line is no record, and its bytes are
+    /// never gathered.
+    static let maximumLineBytes = 64 << 10
+
     /// The records in the state folder; what cannot be read proves nothing, and with `key`, neither does a
-    /// line without a valid MAC. A keyed manifest's seal (its last line) vouches for all its lines at once
-    /// (one pass of keyed BLAKE2b over the file, not a tag per line); when it does not verify (a line added
-    /// or changed, another key's manifest), the file is read again and each line's own MAC decides.
+    /// line without a valid MAC. A record file over its limits is ignored as damaged.
     static func read(from state: FolderHandle, key: RecordKey? = nil) -> OutputRecords {
+        var warnings: [String] = []
+        return read(from: state, key: key, warnings: &warnings)
+    }
+
+    /// As `read(from:key:)`, with a line for each record file ignored as damaged in `warnings`. A keyed
+    /// manifest's seal (its last line) vouches for all its lines at once (one pass of keyed BLAKE2b over the
+    /// file, not a tag per line); when it does not verify (a line added or changed, another key's manifest),
+    /// the file is read again and each line's own MAC decides.
+    static func read(from state: FolderHandle, key: RecordKey? = nil, warnings: inout [String],
+                     maximumRecords: Int = OutputRecords.maximumRecords) -> OutputRecords {
         var records = OutputRecords(key: key)
-        if let manifest = try? state.openFile(manifestName), !records.readLines(of: manifest, trustingSeal: true).sealHolds {
-            records = OutputRecords(key: key)
-            records.readLines(of: manifest, trustingSeal: false)
-            records.sealHeld = false
+        if let manifest = try? state.openFile(manifestName), Self.fits(manifest, warnings: &warnings) {
+            var read = records.readLines(of: manifest, trustingSeal: true, room: maximumRecords)
+            if !read.sealHolds {
+                records = OutputRecords(key: key)
+                read = records.readLines(of: manifest, trustingSeal: false, room: maximumRecords)
+                records.sealHeld = false
+            }
+            if read.overflow {
+                warnings.append("\(PathText.display(manifest.path)): more than \(maximumRecords) records; ignored as damaged")
+                records = OutputRecords(key: key)
+            } else {
+                Self.sayOverlong(read.overlong, in: manifest, warnings: &warnings)
+            }
         }
-        if let journal = try? state.openFile(journalName), records.readLines(of: journal, trustingSeal: false).records > 0 {
-            records.isManifestOnly = false
+        if let journal = try? state.openFile(journalName), Self.fits(journal, warnings: &warnings) {
+            // The journal (rare: a build was stopped) is counted before any of it is added, so that a journal
+            // over the limit costs neither memory nor the manifest's records.
+            let room = maximumRecords - records.count
+            if let count = countRecords(in: journal, upTo: room), count > room {
+                warnings.append("\(PathText.display(journal.path)): more than \(maximumRecords) records"
+                    + "\(records.count > 0 ? " with the manifest's" : ""); ignored as damaged")
+            } else {
+                let read = records.readLines(of: journal, trustingSeal: false, room: room)
+                Self.sayOverlong(read.overlong, in: journal, warnings: &warnings)
+                if read.records > 0 { records.isManifestOnly = false }
+            }
         }
         return records
     }
 
-    /// Adds the records of the file's lines; how many it added. With `trustingSeal` in keyed mode the lines'
-    /// own MACs are not checked, and the file's seal decides: `sealHolds` false means it did not verify (the
-    /// records added are then not to be used). Without a key, or checking each line, it holds.
-    @discardableResult
-    private mutating func readLines(of file: OpenFile, trustingSeal: Bool) -> (records: Int, sealHolds: Bool) {
+    /// Whether a record file is within the size it may have; else a line says it is ignored.
+    private static func fits(_ file: OpenFile, warnings: inout [String]) -> Bool {
+        guard file.size > maximumFileBytes else { return true }
+        warnings.append("\(PathText.display(file.path)): larger than the \(ByteCount.text(maximumFileBytes)) a record file may hold; "
+            + "ignored as damaged")
+        return false
+    }
+
+    private static func sayOverlong(_ overlong: Int, in file: OpenFile, warnings: inout [String]) {
+        guard overlong > 0 else { return }
+        warnings.append("\(PathText.display(file.path)): \(overlong) line\(overlong == 1 ? "" : "s") longer than "
+            + "\(ByteCount.text(maximumLineBytes)), which no record is; \(overlong == 1 ? "it is" : "they are") ignored as damaged")
+    }
+
+    /// What reading a record file's lines found: the records added; whether a keyed manifest's seal held (or
+    /// every line's own MAC was checked); whether there were more records than room; lines over the limit.
+    private struct LinesRead {
+        var records = 0
+        var sealHolds = true
+        var overflow = false
+        var overlong = 0
+    }
+
+    /// Adds the records of the file's lines, `room` of them at most. With `trustingSeal` in keyed mode the
+    /// lines' own MACs are not checked, and the file's seal decides: `sealHolds` false means it did not verify
+    /// (the records added are then not to be used). Without a key, or checking each line, it holds.
+    private mutating func readLines(of file: OpenFile, trustingSeal: Bool, room: Int) -> LinesRead {
         // Room for every line at once (a record takes some 180 bytes): growing a table of 400,000 records
         // rehashes them all several times.
-        reserve(count + file.size / 160)
-        all.reserveCapacity(count + file.size / 160)
-        bytes.reserveCapacity(bytes.count + file.size / 4)
+        let expected = min(file.size / 160, room)
+        reserve(count + expected)
+        all.reserveCapacity(count + expected)
+        bytes.reserveCapacity(bytes.count + min(file.size / 4, 256 << 20))
         let mac = self.mac
         var stream = trustingSeal ? seal?.stream() : nil
         let checkingEach = stream == nil
-        var sealed = false, added = 0
-        try? file.forEachLine { line in
+        var sealed = false
+        var read = LinesRead()
+        let overlong = try? file.forEachLine(maximumLineBytes: Self.maximumLineBytes) { line in
             if stream != nil {
                 // The seal counts only as the last line: its tag is of every byte before it.
                 sealed = OutputRecordLine.manifestSealTag(line).map { RecordMAC.equal($0, stream!.tag) } ?? false
@@ -209,15 +273,33 @@ struct OutputRecords: Sendable {
                     // A line of JSON: a record without a valid MAC (the heading and the seal are `{"waterfall"…`).
                     if !line.starts(with: Self.headingStart) { unsigned += 1 }
                 }
-                return
+                return true
+            }
+            guard read.records < room else {
+                read.overflow = true
+                return false
             }
             path.withUnsafeBufferPointer { add(record, path: $0) }
-            added += 1
+            read.records += 1
+            return true
         }
-        return (added, checkingEach || sealed)
+        read.sealHolds = checkingEach || sealed
+        read.overlong = overlong ?? 0
+        return read
     }
 
     private static let headingStart = Array(#"{"waterfall""#.utf8)
+
+    /// How many records the file holds, counting no further than one past `limit`; nil when it cannot be read.
+    /// (Each line as a record would be read without its MAC checked: the count bounds memory, it proves nothing.)
+    private static func countRecords(in file: OpenFile, upTo limit: Int) -> Int? {
+        var count = 0
+        let read = try? file.forEachLine(maximumLineBytes: maximumLineBytes) { line in
+            if OutputRecordLine.parseInPlace(line, mac: nil) != nil { count += 1 }
+            return count <= limit
+        }
+        return read == nil ? nil : count
+    }
 
     /// Whether the records all came from a manifest (no journal of a stopped build added any).
     private(set) var isManifestOnly = true

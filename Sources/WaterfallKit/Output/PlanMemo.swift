@@ -20,10 +20,12 @@ struct PlanMemo: Equatable {
 
     static let fileName = "plan"
     private static let magic = "waterfall-plan-1"
+    /// Five short lines: some 120 bytes. A larger file is no memo.
+    static let maximumBytes = 4096
 
     /// The memo in `state` when it goes with the manifest there now (and, with `mac`, when its MAC verifies).
     static func read(from state: FolderHandle, mac: RecordMAC? = nil) -> PlanMemo? {
-        guard let manifest = ManifestStamp(state, keyed: mac != nil), let stored = try? state.openFile(fileName).read(limit: 4096),
+        guard let manifest = ManifestStamp(state, keyed: mac != nil), let stored = try? state.openFile(fileName).read(limit: maximumBytes),
               let bytes = Self.text(of: stored, mac: mac) else { return nil }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count == 5, lines[0] == magic, lines[4].isEmpty, let inputs = ContentDigest(hex: lines[1]),

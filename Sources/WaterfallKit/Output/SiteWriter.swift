@@ -69,10 +69,34 @@ struct SiteWriter {
     }
 
     /// Reads the records of earlier builds (the output is locked: no other build writes them meanwhile).
+    /// A record over its limit is ignored as damaged, with a line in `warnings`.
     mutating func readRecords() {
-        records = OutputRecords.read(from: state, key: key)
-        let legacy = (try? state.openFile("manifest").read(limit: 1 << 30)) ?? []
-        legacyPaths = Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
+        var warnings: [String] = []
+        records = OutputRecords.read(from: state, key: key, warnings: &warnings)
+        legacyPaths = Self.legacyPaths(in: state, warnings: &warnings)
+        if let info = state.status(PlanMemo.fileName), EntryKind(info.st_mode) == .file, Int(info.st_size) > PlanMemo.maximumBytes {
+            warnings.append("\(PathText.display(state.display(PlanMemo.fileName))): larger than the \(ByteCount.text(PlanMemo.maximumBytes)) "
+                + "a plan memo may hold; ignored as damaged")
+        }
+        self.warnings = warnings
+    }
+
+    /// Record files ignored as damaged (over their limits), one line each, for the build to say.
+    private(set) var warnings: [String] = []
+
+    /// Waterfall 0.1's line-based manifest lists paths, one a line: 16 MiB is some 400,000 of them. Only
+    /// read to say why a file is in the way; a larger one is ignored as damaged.
+    static let maximumLegacyManifestBytes = 16 << 20
+
+    private static func legacyPaths(in state: FolderHandle, warnings: inout [String]) -> Set<String> {
+        guard let file = try? state.openFile("manifest") else { return [] }
+        guard file.size <= maximumLegacyManifestBytes else {
+            warnings.append("\(PathText.display(file.path)): larger than the \(ByteCount.text(maximumLegacyManifestBytes)) "
+                + "Waterfall 0.1's manifest may hold; ignored as damaged")
+            return []
+        }
+        guard let legacy = try? file.read(limit: maximumLegacyManifestBytes) else { return [] }
+        return Set(legacy.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
     }
 
     // MARK: - The last build's plan

@@ -76,8 +76,19 @@ struct BuildCache: Sendable {
     private var indexed: CacheIndex.Stamp?
 
     static let version = "waterfall-cache-4"
-    /// Entries are small; a larger file is not one.
+    /// An entry holds a photo's path, header, facts and its derived images' records: some 1.7 KB for a photo
+    /// made in three formats. A larger file is not one (and is not read).
     static let maximumEntryBytes = 1 << 20
+    /// The version file holds one short line.
+    static let maximumVersionBytes = 64
+    /// The most entries a cache may hold, by file or in its index: one a photo (those of photos gone are
+    /// removed by every whole build), so two million photos; each takes a few hundred bytes here. Over it,
+    /// the entries are ignored as damaged (millions of small files that look like entries cannot take
+    /// gigabytes).
+    static let maximumEntries = 2_000_000
+
+    /// Record files of the cache ignored as damaged (over their limits), one line each, for the build to say.
+    private(set) var warnings: [String] = []
 
     /// Reads every entry that parses from the cache (a cache of another layout is read as empty), `jobs` at a
     /// time: a cache of 100,000 photos holds 70 MB of entries. With `key`, only entries whose MAC it verifies.
@@ -86,10 +97,9 @@ struct BuildCache: Sendable {
         hasher = key?.content ?? .plain
         entryMAC = key?.entries
         indexMAC = key?.index
-        let stored = (try? folder.root.openFile("version").read(limit: 64)).map { String(decoding: $0, as: UTF8.self) }
-        guard stored == Self.version + "\n" else { return }
-        guard let index = CacheIndex.read(from: folder, mac: indexMAC) else {
-            add(Self.readEntries(in: folder, jobs: jobs, mac: entryMAC))
+        guard let stored = Self.storedVersion(in: folder, warnings: &warnings), stored == Array((Self.version + "\n").utf8) else { return }
+        guard let index = CacheIndex.read(from: folder, mac: indexMAC, warnings: &warnings) else {
+            add(Self.readEntries(in: folder, jobs: jobs, mac: entryMAC, warnings: &warnings))
             return
         }
         indexed = index.stamp
@@ -97,28 +107,47 @@ struct BuildCache: Sendable {
         // a tenth of a second.
         let checked = Self.checked(index.entries, in: folder, jobs: jobs, mac: entryMAC)
         entries.reserveCapacity(index.entries.count)
+        var changed: [EntryRead] = []
         for (item, found) in zip(index.entries, checked) {
             switch found {
             case .same: add(item.entry)
             case .changed(let read):
                 // An entry file changed since: the index is rewritten at the end, to spare the next build the read.
                 indexed = nil
-                add(read)
+                changed.append(read)
             }
         }
+        add(changed)
     }
 
-    private mutating func add(_ all: [Found]) {
-        entries.reserveCapacity(all.count)
-        for found in all { add(found) }
-    }
-
-    private mutating func add(_ found: Found) {
-        switch found {
-        case .entry(let entry): add(entry)
-        case .unsigned: unsigned += 1
-        case .none: break
+    /// The cache's `version` file, when it is there; nil (with a warning) when it is over its limit.
+    private static func storedVersion(in folder: CacheFolder, warnings: inout [String]) -> [UInt8]? {
+        guard let file = try? folder.root.openFile("version") else { return nil }
+        guard file.size <= maximumVersionBytes else {
+            warnings.append("\(PathText.display(file.path)): larger than the \(maximumVersionBytes) bytes a cache's version may hold; "
+                + "the cache is ignored as damaged")
+            return nil
         }
+        return try? file.read(limit: maximumVersionBytes)
+    }
+
+    /// Adds the entries read, counts those keyed mode found unsigned, and says in one line which were over
+    /// their limit (naming the first).
+    private mutating func add(_ all: [EntryRead]) {
+        entries.reserveCapacity(entries.count + all.count)
+        var oversized: [String] = []
+        for read in all {
+            switch read {
+            case .entry(let entry): add(entry)
+            case .unsigned: unsigned += 1
+            case .oversized(let name): oversized.append(name)
+            case .none: break
+            }
+        }
+        guard let first = oversized.min() else { return }
+        let others = oversized.count - 1
+        warnings.append("\(PathText.display(folder.photos.display(first)))\(others > 0 ? " and \(others) more" : ""): "
+            + "larger than the \(ByteCount.text(Self.maximumEntryBytes)) a cache entry may hold; ignored as damaged")
     }
 
     private mutating func add(_ entry: Entry) {
@@ -127,20 +156,38 @@ struct BuildCache: Sendable {
         byContent[entry.content] = key
     }
 
-    /// The entries of `photos/`, one file each, `jobs` at a time.
-    private static func readEntries(in folder: CacheFolder, jobs: Int, mac: RecordMAC?) -> [Found] {
+    /// The entries of `photos/`, one file each, `jobs` at a time (none, with a warning, when there are more than
+    /// a cache may hold).
+    private static func readEntries(in folder: CacheFolder, jobs: Int, mac: RecordMAC?, warnings: inout [String]) -> [EntryRead] {
         let names = ((try? folder.photos.list()) ?? []).compactMap { entry -> String? in
             guard let name = entry.text, entry.kind == .file, name.hasSuffix(".json") else { return nil }
             return name
+        }
+        guard names.count <= maximumEntries else {
+            warnings.append("\(PathText.display(folder.photos.path)): more than \(maximumEntries) entries; ignored as damaged")
+            return []
         }
         let photos = folder.photos
         return names.parallelMap(jobs: jobs) { name in readEntry(name, in: photos, mac: mac) }
     }
 
-    /// The entry in the file `name` of `photos/`, when it parses and is that photo's (and, with `mac`, when
-    /// its MAC verifies: else `.unsigned`).
-    private static func readEntry(_ name: String, in photos: FolderHandle, mac: RecordMAC?) -> Found {
-        guard let bytes = try? photos.openFile(name).read(limit: Self.maximumEntryBytes) else { return .none }
+    /// What reading an entry's file found.
+    private enum EntryRead {
+        case entry(Entry)
+        /// A file keyed mode finds without a valid MAC (made without the key, or with another, or forged).
+        case unsigned
+        /// A file over the limit (not read), by name.
+        case oversized(String)
+        /// No entry: gone, not a regular file, not JSON, or not that photo's.
+        case none
+    }
+
+    /// The entry in the file `name` of `photos/`, when it parses and is that photo's (and, with `mac`, when its
+    /// MAC verifies).
+    private static func readEntry(_ name: String, in photos: FolderHandle, mac: RecordMAC?) -> EntryRead {
+        guard let file = try? photos.openFile(name) else { return .none }
+        guard file.size <= Self.maximumEntryBytes else { return .oversized(name) }
+        guard let bytes = try? file.read(limit: Self.maximumEntryBytes) else { return .none }
         var text = bytes[...]
         if let mac {
             guard let payload = mac.opened(bytes) else { return .unsigned }
@@ -149,14 +196,6 @@ struct BuildCache: Sendable {
         guard let json = try? JSONParser.parse(bytes: Array(text)),
               let parsed = Entry(json: json), name == Self.digest(parsed.name) + ".json" else { return .none }
         return .entry(parsed)
-    }
-
-    /// What reading an entry's file found: the entry, a file keyed mode finds without a valid MAC, or nothing
-    /// (gone, or it does not parse).
-    private enum Found {
-        case entry(Entry)
-        case unsigned
-        case none
     }
 
     /// Whether each index entry's file in `photos/` is still the one it was written from (same inode,
@@ -175,13 +214,13 @@ struct BuildCache: Sendable {
     /// (what reading it found).
     private enum Checked {
         case same
-        case changed(Found)
+        case changed(EntryRead)
     }
 
     /// Records this version's layout (claiming an older cache's folder for it) before anything is stored.
     func prepare() throws(FileSystemError) {
         let wanted = Array((Self.version + "\n").utf8)
-        if (try? folder.root.openFile("version").read(limit: 64)) == wanted { return }
+        if (try? folder.root.openFile("version").read(limit: Self.maximumVersionBytes)) == wanted { return }
         let temporary = temporaryName("version")
         folder.tmp.remove(temporary)
         try folder.tmp.writeNew(temporary, wanted)

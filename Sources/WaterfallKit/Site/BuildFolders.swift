@@ -17,6 +17,7 @@ struct BuildFolders {
             writer?.readRecords()
             return writer
         }, { folder.map { BuildCache(folder: $0, jobs: options.jobs, key: options.key) } })
+        warnings = (writer?.warnings ?? []) + (cache?.warnings ?? [])
     }
 
     /// In keyed mode, one line for the cache's entries and one for the output's records found without a
@@ -34,6 +35,9 @@ struct BuildFolders {
         }
         return notes
     }
+
+    /// Records of the output and the cache ignored as damaged, one line each.
+    private(set) var warnings: [String] = []
 
     /// Opens (making them when missing) both, and hands them over: no copy stays here, so the cache's
     /// entries can be let go part way through the build.

@@ -1,6 +1,9 @@
 /// What `waterfall build` was asked to do.
 public struct BuildOptions: Sendable {
     public var input = "."
+    /// The input folder's name as the user gave it, for the default title, when `input` does not end with
+    /// it (a folder named by bytes that are not UTF-8 is reached through `/proc/self/fd`).
+    public var inputName: String?
     public var output = "_site"
     /// A configuration file; nil means `waterfall.json` in the input folder, if there is one.
     public var configFile: String?

@@ -22,7 +22,8 @@ enum CacheIndex {
     static let fileName = "photos.index"
     static let magic = Array("waterfall-cache-index-2\n".utf8)  // 2: a video's facts
     static let keyedMagic = Array("waterfall-cache-index-2-keyed\n".utf8)
-    /// A larger file is not an index (a cache of a million photos holds some 300 MB of entries).
+    /// A larger file is not an index, and is not read: an index takes some 1.2 KB a photo made in three
+    /// formats (0.5 KB in one), so 1 GiB is the index of some 850,000 photos.
     static let maximumBytes = 1 << 30
 
     /// What the `photos/` folder was when the index was written.
@@ -80,13 +81,55 @@ enum CacheIndex {
     }
 
     /// The entries of the index in `folder`, when it is one this layout wrote for `photos/` as it is now;
-    /// nil otherwise.
+    /// nil otherwise (with `mac`, also when its MAC does not verify). One over the size limit is ignored as
+    /// damaged, with a line in `warnings`; one of another layout or for another state of `photos/` (after any
+    /// change to the cache: the common case) is ignored from its heading, before the rest is read.
     static func read(from folder: CacheFolder, mac: RecordMAC? = nil) -> (entries: [Item], stamp: Stamp)? {
-        guard let now = Stamp(folder.photos),
-              let bytes = try? folder.root.openFile(fileName).read(limit: maximumBytes),
-              let entries = decode(bytes, expecting: now, mac: mac) else { return nil }
+        var warnings: [String] = []
+        return read(from: folder, mac: mac, warnings: &warnings)
+    }
+
+    static func read(from folder: CacheFolder, mac: RecordMAC? = nil, warnings: inout [String]) -> (entries: [Item], stamp: Stamp)? {
+        guard let now = Stamp(folder.photos), let file = try? folder.root.openFile(fileName) else { return nil }
+        guard file.size <= maximumBytes else {
+            warnings.append("\(PathText.display(file.path)): larger than the \(ByteCount.text(maximumBytes)) a cache index may hold; "
+                + "ignored as damaged (the entries are read one by one)")
+            return nil
+        }
+        let magic = mac == nil ? magic : keyedMagic
+        guard let head = try? file.read(upTo: magic.count + stampBytes), heading(head, magic: magic) == now,
+              let bytes = try? file.read(limit: maximumBytes) else { return nil }
+        guard let entries = decode(bytes, expecting: now, mac: mac) else {
+            if let count = declaredCount(bytes, magic: magic), count > BuildCache.maximumEntries {
+                warnings.append("\(PathText.display(file.path)): more than \(BuildCache.maximumEntries) entries; ignored as damaged "
+                    + "(the entries are read one by one)")
+            }
+            return nil
+        }
         return (entries, now)
     }
+
+    /// The number of entries an index says it holds (nil when it does not get that far).
+    private static func declaredCount(_ bytes: [UInt8], magic: [UInt8]) -> Int? {
+        var reader = ByteReader(bytes[min(magic.count + stampBytes, bytes.count)...])
+        guard reader.strings() != nil else { return nil }
+        return reader.count()
+    }
+
+    /// The stamp of `photos/` after the magic line: two 64-bit numbers and two 64-bit times.
+    private static let stampBytes = 32
+
+    /// The stamp an index's heading records; nil when it does not start as this layout's index does.
+    private static func heading(_ bytes: [UInt8], magic: [UInt8]) -> Stamp? {
+        guard bytes.count >= magic.count + stampBytes, bytes.starts(with: magic) else { return nil }
+        var reader = ByteReader(bytes[magic.count..<(magic.count + stampBytes)])
+        guard let device = reader.uint64(), let inode = reader.uint64(), let modified = reader.int(), let changed = reader.int() else { return nil }
+        return Stamp(device: device, inode: inode, modified: modified, changed: changed)
+    }
+
+    /// The fewest bytes an entry can take in an index (its fields' lengths and numbers, and its file's
+    /// stamp): no room is made for more entries than the bytes could hold.
+    private static let minimumItemBytes = 100
 
     static func decode(_ bytes: [UInt8], expecting now: Stamp, mac: RecordMAC? = nil) -> [Item]? {
         let magic = mac == nil ? magic : keyedMagic
@@ -102,9 +145,10 @@ enum CacheIndex {
         var reader = ByteReader(body.dropFirst(magic.count))
         guard let device = reader.uint64(), let inode = reader.uint64(), let modified = reader.int(), let changed = reader.int(),
               Stamp(device: device, inode: inode, modified: modified, changed: changed) == now,
-              let shared = reader.strings(), let count = reader.count() else { return nil }
+              let shared = reader.strings(), let count = reader.count(), count <= BuildCache.maximumEntries else { return nil }
         var entries: [Item] = []
-        entries.reserveCapacity(count)
+        // A count is only checked against the bytes left; an entry takes many of them.
+        entries.reserveCapacity(min(count, body.count / minimumItemBytes))
         for _ in 0..<count {
             guard let inode = reader.uint64(), let size = reader.int(), let modified = reader.int(),
                   let entry = reader.entry(shared: shared) else { return nil }

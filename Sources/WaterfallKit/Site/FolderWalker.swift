@@ -10,6 +10,13 @@ import Darwin
 /// What cannot be used comes back as `.skipped` with the reason, for the caller to report when it
 /// matters: names that are not UTF-8, FIFOs and other special files, links that lead outside the folder
 /// (under a `LinkPolicy`), broken links, folders that cannot be listed.
+///
+/// Each real folder is walked once. Where symbolic links lead to a folder that is also reached another
+/// way, the folder itself wins (it is walked at its own path, whatever the links' names), then the first
+/// link in walking order: links to folders are followed only once the folders reached without links have
+/// all been walked, then in the order they were found, each put back in its place in the listing. Under a
+/// link policy, every other link to the same folder is `.skipped`, saying which path it is walked as (a
+/// gallery's album is named after the one path).
 struct FolderWalker {
     var recursive = true
     /// Folders never entered (the build's output and cache folders, when they sit inside the input).
@@ -38,69 +45,141 @@ struct FolderWalker {
     }
 
     func files(under folder: String) -> [Entry] {
-        var visited = excluding
-        return walk(folder, depth: 0, visited: &visited)
+        var walk = Walk(root: folder, excluding: excluding)
+        let top = self.walk(folder, depth: 0, walk: &walk)
+        // Links to folders, in the order they were found (entering one may find more).
+        var next = 0
+        while next < walk.links.count {
+            let link = walk.links[next]
+            if let walked = walk.visited[link.identity] {
+                walk.links[next].items = duplicate(link.path, of: walked, in: walk, isLink: true)
+            } else {
+                walk.links[next].items = enter(link.path, depth: link.depth, walk: &walk)
+            }
+            next += 1
+        }
+        return walk.flatten(top)
     }
 
-    private func walk(_ folder: String, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
+    /// What one walk has seen: each real folder walked, by identity, with the path it was walked at (an
+    /// excluded folder's is nil), and the links to folders found, waiting for their turn.
+    private struct Walk {
+        /// The folder the walk started from.
+        let root: String
+        var visited: [FileIdentity: String?]
+        var links: [PendingLink] = []
+
+        init(root: String, excluding: Set<FileIdentity>) {
+            self.root = root
+            visited = Dictionary(uniqueKeysWithValues: excluding.map { ($0, nil) })
+        }
+
+        /// The listing, each link replaced by what following it gave, in its place.
+        func flatten(_ items: [Item]) -> [Entry] {
+            var entries: [Entry] = []
+            for item in items {
+                switch item {
+                case .entry(let entry): entries.append(entry)
+                case .link(let index): entries += flatten(links[index].items)
+                }
+            }
+            return entries
+        }
+    }
+
+    /// An entry of a listing, or the place of a link to a folder, decided once every folder reached without
+    /// a link has been walked.
+    private enum Item {
+        case entry(Entry)
+        case link(Int)
+    }
+
+    private struct PendingLink {
+        var path: String
+        var identity: FileIdentity
+        var depth: Int
+        var items: [Item] = []
+    }
+
+    private func walk(_ folder: String, depth: Int, walk: inout Walk) -> [Item] {
         // Symbolic links may point back up the tree; each real folder is walked once.
-        guard let identity = FileIdentity(path: folder), visited.insert(identity).inserted else { return [] }
+        guard let identity = FileIdentity(path: folder) else { return [] }
+        if let walked = walk.visited[identity] { return duplicate(folder, of: walked, in: walk, isLink: false) }
+        walk.visited[identity] = folder
         let listing: [DirectoryEntry]
         do {
             listing = try FolderHandle.open(folder, create: false).list()
         } catch {
-            return [.skipped(PathText.display(folder), reason: error.reason, isFolder: true)]
+            return [.entry(.skipped(PathText.display(folder), reason: error.reason, isFolder: true))]
         }
         var named: [(name: String, entry: DirectoryEntry)] = []
-        var entries: [Entry] = []
+        var items: [Item] = []
         for entry in listing where entry.name.first != UInt8(ascii: ".") {
             guard let name = entry.text else {
                 let shown = FolderPath.join(PathText.display(folder), PathText.display(bytes: entry.name))
-                entries.append(.skipped(shown, reason: "the name is not valid UTF-8 (rename it to publish it)",
-                                        isFolder: entry.kind == .folder))
+                items.append(.entry(.skipped(shown, reason: "the name is not valid UTF-8 (rename it to publish it)",
+                                             isFolder: entry.kind == .folder)))
                 continue
             }
             named.append((name, entry))
         }
         for (name, entry) in NaturalOrder.sorted(named, by: \.name) {
-            entries += visit(FolderPath.join(folder, name), kind: entry.kind, depth: depth + 1, visited: &visited)
+            items += visit(FolderPath.join(folder, name), kind: entry.kind, depth: depth + 1, walk: &walk)
         }
-        return entries
+        return items
     }
 
-    private func visit(_ path: String, kind: EntryKind, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
+    private func visit(_ path: String, kind: EntryKind, depth: Int, walk: inout Walk) -> [Item] {
         switch kind {
         case .file:
-            return [.file(path)]
+            return [.entry(.file(path))]
         case .folder:
-            return recursive ? enter(path, depth: depth, visited: &visited) : []
+            return recursive ? enter(path, depth: depth, walk: &walk) : []
         case .other:
-            return [.skipped(path, reason: Self.specialReason(path), isFolder: false)]
+            return [.entry(.skipped(path, reason: Self.specialReason(path), isFolder: false))]
         case .link:
             var info = stat()
             guard stat(path, &info) == 0 else {
-                return [.skipped(path, reason: "broken symbolic link (to \(LinkPolicy.target(of: path)))", isFolder: false)]
+                return [.entry(.skipped(path, reason: "broken symbolic link (to \(LinkPolicy.target(of: path)))", isFolder: false))]
             }
             let target = EntryKind(info.st_mode)
             if let refusal = links?.refusal(forLinkAt: path) {
-                return [.skipped(path, reason: refusal, isFolder: target == .folder)]
+                return [.entry(.skipped(path, reason: refusal, isFolder: target == .folder))]
             }
             switch target {
-            case .file: return [.file(path)]
-            case .folder: return recursive ? enter(path, depth: depth, visited: &visited) : []
-            default: return [.skipped(path, reason: Self.specialReason(path), isFolder: false)]
+            case .file: return [.entry(.file(path))]
+            case .folder:
+                guard recursive else { return [] }
+                walk.links.append(PendingLink(path: path, identity: FileIdentity(info), depth: depth))
+                return [.link(walk.links.count - 1)]
+            default: return [.entry(.skipped(path, reason: Self.specialReason(path), isFolder: false))]
             }
         }
     }
 
-    private func enter(_ folder: String, depth: Int, visited: inout Set<FileIdentity>) -> [Entry] {
+    private func enter(_ folder: String, depth: Int, walk: inout Walk) -> [Item] {
         if skipsWaterfallFolders, let what = Self.waterfallContent(of: folder) {
-            return [.note(folder, "holds \(what), so it is not scanned")]
+            return [.entry(.note(folder, "holds \(what), so it is not scanned"))]
         }
         guard depth <= Self.maximumDepth else {
-            return [.skipped(folder, reason: "nested more than \(Self.maximumDepth) folders deep", isFolder: true)]
+            return [.entry(.skipped(folder, reason: "nested more than \(Self.maximumDepth) folders deep", isFolder: true))]
         }
-        return walk(folder, depth: depth, visited: &visited)
+        return self.walk(folder, depth: depth, walk: &walk)
+    }
+
+    /// A link to a folder already walked (at `walked`; nil for a folder the build writes), or a folder
+    /// inside a linked one that was reached before: under a link policy, one line saying so (a folder the
+    /// build writes, reached without a link, is passed over in silence, as ever); else nothing.
+    private func duplicate(_ path: String, of walked: String?, in walk: Walk, isLink: Bool) -> [Item] {
+        guard links != nil, isLink || walked != nil else { return [] }
+        let link = isLink ? "symbolic link to \(LinkPolicy.target(of: path)), " : ""
+        let reason: String
+        switch walked {
+        case walk.root?: reason = link + "the top folder itself"
+        case let walked?: reason = link + "a folder already included as \(PathText.display(walked))"
+        case nil: reason = link + "a folder this build writes (never read)"
+        }
+        return [.entry(.skipped(path, reason: reason, isFolder: true))]
     }
 
     /// "a Waterfall site" or "a cache" when the folder holds one.
@@ -127,36 +206,35 @@ struct FolderWalker {
 }
 
 /// Where symbolic links may lead: inside one folder (the input, or the theme), unless the user allows
-/// every link (`--follow-symlinks`), for people who link photo folders in on purpose.
+/// every link (`--follow-symlinks`), for people who link photo folders in on purpose. Real paths are
+/// compared as bytes (`RealPath`): a folder beside the input whose name differs only in bytes that are not
+/// UTF-8 is outside it.
 struct LinkPolicy: Sendable {
     /// The real path of the folder links must stay inside.
-    let root: String
+    let root: [UInt8]
     let followsAll: Bool
     /// "the input", "the theme": for the message.
     let label: String
 
     init(root: String, label: String, followsAll: Bool) {
-        self.root = Self.realPath(root) ?? root
+        self.root = RealPath.of(root) ?? RealPath.resolved(root)
         self.label = label
         self.followsAll = followsAll
     }
 
     /// nil when the link at `path` may be followed; else why not, naming where it points.
     func refusal(forLinkAt path: String) -> String? {
-        guard let real = Self.realPath(path) else { return "broken symbolic link (to \(Self.target(of: path)))" }
+        guard let real = RealPath.of(path) else { return "broken symbolic link (to \(Self.target(of: path)))" }
         if followsAll { return nil }
-        guard contains(real) else { return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)" }
+        guard RealPath.isWithin(real, root) else {
+            return "symbolic link to \(Self.target(of: path)), outside \(label) (--follow-symlinks allows it)"
+        }
         // Hidden files and folders are never the gallery's (`.git/config` holds a CI token): a link does not
         // make them so.
-        if real.dropFirst(root.count).split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+        if RealPath.isHidden(real, under: root) {
             return "symbolic link to \(Self.target(of: path)), a hidden file or folder (--follow-symlinks allows it)"
         }
         return nil
-    }
-
-    /// Whether a real path is inside the root (or is it).
-    func contains(_ real: String) -> Bool {
-        real == root || real.hasPrefix(root == "/" ? "/" : root + "/")
     }
 
     /// What a link says it points to, for messages.
@@ -165,11 +243,5 @@ struct LinkPolicy: Sendable {
         let length = buffer.withUnsafeMutableBytes { readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
         guard length > 0 else { return "?" }
         return PathText.display(bytes: Array(buffer[..<length]))
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -30,10 +30,14 @@ struct InputFolder: Sendable {
         if descriptor < 0 && (errno == ELOOP || errno == EXDEV) {
             // A link on the way, which the walk allowed: where it leads now, if the rules still allow that.
             if let refusal = links.refusal(forLinkAt: path) { throw FileSystemError(path, refusal) }
-            guard let real = LinkPolicy.realPath(path), links.contains(real) else {
+            guard let real = RealPath.of(path), RealPath.isWithin(real, links.root) else {
                 throw FileSystemError(path, "changed during the build (it leads elsewhere now); it is read again next time")
             }
-            descriptor = wf_open_beneath(handle.descriptor, real == links.root ? "." : String(real.dropFirst(links.root == "/" ? 1 : links.root.count + 1)))
+            // The real path's bytes below the input's own, as a C string.
+            let below = real == links.root ? Array(".".utf8) : Array(real.dropFirst(links.root == Array("/".utf8) ? 1 : links.root.count + 1))
+            descriptor = (below + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { wf_open_beneath(handle.descriptor, $0.baseAddress!) }
+            }
         }
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == EXDEV {

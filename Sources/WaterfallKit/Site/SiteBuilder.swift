@@ -24,6 +24,7 @@ public struct SiteBuilder: Sendable {
         try FolderRules(options: options).check()
         var folders = try BuildFolders(existing: options)
         for note in folders.unsignedNotes { observe(.note(note)) }
+        for warning in folders.warnings { observe(.warning(warning)) }
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
 
@@ -74,7 +75,7 @@ public struct SiteBuilder: Sendable {
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: albumSettings, input: options.input) { observe(.warning(warning)) }
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
-        let rootTitle = Self.folderName(options.input)
+        let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
                                        pages: pages, assets: assets, rootTitle: rootTitle, input: options.input, jobs: options.jobs)
         // Nothing new, and the last build's site untouched: it is already the site this build would write.
@@ -264,8 +265,7 @@ public struct SiteBuilder: Sendable {
     /// When the output folder sits inside the input it is never scanned: photos someone put there are not
     /// in the gallery, which is worth a word.
     private func warnAboutPhotosInOutput(_ writer: SiteWriter) {
-        guard let input = LinkPolicy.realPath(options.input), let output = LinkPolicy.realPath(options.output),
-              output.hasPrefix(input == "/" ? "/" : input + "/") else { return }
+        guard let input = RealPath.of(options.input), let output = RealPath.of(options.output), RealPath.isInside(output, input) else { return }
         let own = Set(writer.records.paths.map(ExactPath.init))
         let prefix = FolderPath.join(options.output, "").count
         let foreign = FolderWalker(excluding: Set([FileIdentity(path: FolderPath.join(options.output, SiteWriter.stateFolder))].compactMap { $0 }))

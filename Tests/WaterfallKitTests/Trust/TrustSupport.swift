@@ -139,6 +139,12 @@ enum Trust {
         return found
     }
 
+    /// The paths (as text) that differ between two snapshots: short enough for a failure message.
+    static func changes(_ before: [[UInt8]: String], _ after: [[UInt8]: String]) -> [String] {
+        Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+            .map { "\(String(decoding: $0, as: UTF8.self)): \(before[$0] ?? "none") -> \(after[$0] ?? "none")" }.sorted()
+    }
+
     /// A snapshot of a built site: everything but the `.waterfall` state folder.
     static func site(_ output: String) -> [[UInt8]: String] {
         snapshot(output, skipping: { $0.starts(with: Array(".waterfall".utf8)) && ($0.count == 10 || $0[10] == UInt8(ascii: "/")) })
