@@ -104,8 +104,14 @@ void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixe
     const uint8_t *first;
     size_t length = wf_stream_peek(stream, &first);
     const char *name = length >= 12 && memcmp(first + 8, "avi", 3) == 0 ? "AVIF" : "HEIF";
-    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif(stream, options, sink, out)) return;
     wf_heif heif;
+    /* Before either library: libavif parses the same item graph. wf_heif_open checks it for libheif. */
+    memset(&heif, 0, sizeof heif);
+    if (wf_heif_check_graph(stream, wf_stream_size(stream), &heif.refusal) != 0) {
+        fail_heif(&heif, out, (struct heif_error){heif_error_Invalid_input, heif_suberror_Unspecified, ""}, name);
+        return;
+    }
+    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif(stream, options, sink, out)) return;
     struct heif_error error;
     if (wf_heif_open(&heif, stream, 0, &error) != 0) fail_heif(&heif, out, error, name);
     else decode_primary(&heif, options, name, sink, out);
