@@ -68,6 +68,7 @@ typedef struct {
     uint32_t flags;
     uint32_t canvas_width, canvas_height;
     uint32_t frames;
+    uint64_t frame_pixels; /* the ANMF frames' sizes, summed (animation.h's budget) */
     const uint8_t *icc;
     size_t icc_length;
     char message[160];
