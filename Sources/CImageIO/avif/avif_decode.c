@@ -19,6 +19,7 @@
 
 #include "derive.h"
 #include "heif_graph.h"
+#include "icc_cap.h"
 #include "source_file.h"
 
 /* Whether the image is one this route decodes as libheif would, colour included. */
@@ -116,7 +117,7 @@ static int push_planes(const avifImage *image, const avifCropRect *rect, wf_pixe
 
 /* The ICC profile, as the libheif route reports it. */
 static void keep_icc(const avifImage *image, const wf_decode_options *options, wf_decode_outcome *out) {
-    if (options->want_icc && image->icc.size > 0 && image->icc.size <= WF_MAX_ICC_LENGTH) {
+    if (options->want_icc && image->icc.size > 0 && wf_icc_fits(image->icc.size, out)) {
         out->icc = malloc(image->icc.size);
         if (out->icc) {
             memcpy(out->icc, image->icc.data, image->icc.size);

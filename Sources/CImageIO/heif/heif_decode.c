@@ -9,6 +9,7 @@
 
 #include "derive.h"
 #include "heif_color.h"
+#include "icc_cap.h"
 #include "heif_support.h"
 
 static wf_derive_status derive_status(struct heif_error error, wf_status status) {
@@ -90,11 +91,12 @@ static void decode_primary(wf_heif *heif, const wf_decode_options *options, cons
     } else {
         push_rows(image, &plan, (uint32_t)heif_image_get_width(image, heif_channel_interleaved),
                   (uint32_t)heif_image_get_height(image, heif_channel_interleaved), sink, out);
-        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc && plan.icc_length <= WF_MAX_ICC_LENGTH) {
-            out->icc = plan.icc; /* handed over */
+        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc) {
+            out->icc = plan.icc; /* handed over: within the cap, or made here from nclx (600 bytes) */
             out->icc_length = plan.icc_length;
             plan.icc = NULL;
         }
+        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc_over) wf_icc_fits(plan.icc_over, out);
     }
     wf_heif_color_free(&plan);
     heif_image_release(image);

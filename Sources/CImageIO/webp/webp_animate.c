@@ -181,6 +181,7 @@ static void make(const wf_header *header, wf_stream *stream, const wf_derive_req
             out->channels = a.alpha ? 4 : 3;
             out->scale_denom = 1;
             out->warnings += decoded.warnings;
+            snprintf(out->message, sizeof out->message, "%s", decoded.message); /* a note, as a still's (icc_cap.h) */
         }
     }
     WebPDataClear(&webp);

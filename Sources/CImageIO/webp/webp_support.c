@@ -1,4 +1,5 @@
 #include "webp_support.h"
+#include "icc_cap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,10 +177,7 @@ int wf_webp_layout_for_decode(const uint8_t *bytes, size_t length, wf_webp_layou
 void wf_webp_take_icc(const wf_webp_layout *layout, const wf_decode_options *options, wf_decode_outcome *out) {
     /* As browsers do: the profile counts only when VP8X says there is one. */
     if (!options->want_icc || !(layout->flags & WF_WEBP_FLAG_ICC) || layout->icc == NULL || layout->icc_length == 0) return;
-    if (layout->icc_length > WF_MAX_ICC_LENGTH) {
-        out->warnings++;
-        return;
-    }
+    if (!wf_icc_fits(layout->icc_length, out)) return;
     out->icc = malloc(layout->icc_length);
     if (!out->icc) {
         out->warnings++;

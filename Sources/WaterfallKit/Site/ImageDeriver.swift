@@ -77,7 +77,7 @@ struct ImageDeriver: Sendable {
         let timed = jobs.parallelMap(jobs: self.jobs) { job -> (Result<[DerivedFile], DeriveError>, WorkSplit) in
             defer { observe(.deriving(done: done.add(job.derivations.count, ordering: .relaxed).newValue, total: total)) }
             var split = WorkSplit()
-            let result = make(job, photo: photos[job.photo], thumbnailer: thumbnailer, split: &split)
+            let result = make(job, photo: photos[job.photo], thumbnailer: thumbnailer, split: &split) { observe(.warning($0)) }
             return (result, split)
         }
         let results = timed.map(\.0)
@@ -155,13 +155,18 @@ extension ImageDeriver {
 
 extension ImageDeriver {
     /// Makes one job's images into the store and records the photo's entry.
-    private func make(_ job: Job, photo: Photo, thumbnailer: Thumbnailer, split: inout WorkSplit) -> Result<[DerivedFile], DeriveError> {
+    private func make(_ job: Job, photo: Photo, thumbnailer: Thumbnailer, split: inout WorkSplit,
+                      warn: (String) -> Void) -> Result<[DerivedFile], DeriveError> {
         let outputs = zip(job.staged, job.derivations).map { (path: cache.temporaryPath($0), request: $1.request) }
         var made: [DerivedFile] = []
         var entry = photo.freshEntry
         entry.derived = DerivedImages(job.untouched)
         let images = photo.header.isVideo ? makeVideo(job, photo: photo, outputs: outputs, thumbnailer: thumbnailer, split: &split)
             : thumbnailer.make(from: photo.source, outputs: outputs, split: &split)
+        // A decoder's note (a colour profile left out), once for a photo that is published, naming it.
+        if images.allSatisfy({ (try? $0.get()) != nil }), let note = images.lazy.compactMap({ try? $0.get().warning }).first {
+            warn("\(PathText.display(photo.source)): \(note)")
+        }
         let start = ContinuousClock.now
         defer { split.store += WorkSplit.seconds(since: start) }
         for (derivation, (label, result)) in zip(job.derivations, zip(job.staged, images)) {
