@@ -82,6 +82,7 @@ def main() -> None:
     expected.append({"file": "canvas-memory.webp", "format": "webp", "width": 16000, "height": 15000, "frames": 3,
                      "tileError": {"kind": "limit", "message": "a 16000×15000 WebP canvas would need 1831 MiB, over the 512 MiB limit"},
                      "viewError": {"kind": "limit", "message": "a 16000×15000 WebP canvas would need 1831 MiB, over the 512 MiB limit"},
+                     "pillowRefuses": "DecompressionBombError (240 megapixels)",
                      "note": "188 bytes: three 1×1 frames on a 240-megapixel canvas (under the pixel cap); libwebp's "
                              "animation decoder would allocate two 960 MB canvases for it"})
     # 501 frames of 2000×2000 (and their one pixel each): just over the 2,000,000,000-pixel budget.
