@@ -333,7 +333,11 @@ int wf_heif_check_graph(wf_stream *stream, int64_t size, wf_heif_refusal *refusa
     if (size < 16) return 0;
     graph *g = malloc(sizeof *g);
     if (!g) return 0; /* libheif would not get far either */
-    g->w = (window){.stream = stream, .size = (uint64_t)size};
+    /* Field by field: a compound literal would zero the 64 KiB window too, a third of a header's time. */
+    g->w.stream = stream;
+    g->w.size = (uint64_t)size;
+    g->w.end = g->w.start = 0;
+    g->w.length = 0;
     g->refusal = refusal;
     /* libheif reads every top-level box and keeps the last meta; each one is checked. */
     int status = 0;
