@@ -194,6 +194,13 @@ def main() -> None:
                 f"unsupported {fmt}: image items derived from each other {MAX_DEPTH + 1} deep",
                 f"{MAX_DEPTH + 1} grids, each the one tile of the one before: no camera nests derived images so deep "
                 f"(an `iden` over a grid with an alpha grid is 3)", kind="unsupported")
+    # libheif reads an iref's references one after the other whatever size each declares (found by make
+    # fuzz-smoke): a ring behind a reference whose box claims 6 bytes is still a ring.
+    lying = bytearray(ring(b"heic", [b"iden", b"iden"]))
+    second = lying.index(b"dimg", lying.index(b"dimg") + 4) - 4
+    lying[second:second + 4] = struct.pack(">I", 6)
+    refused("ring-reference-size.heic", bytes(lying), "corrupt HEIF: its image items refer to each other in a ring",
+            "ring-iden.heic with its second reference's size set to 6: libheif 1.15 reads it anyway (SIGSEGV)")
     refused("ring-auxl.heic", alpha_ring(), "corrupt HEIF: its image items refer to each other in a ring",
             "two images, each the alpha image of the other (libheif 1.15 decodes them forever)")
     refused("ring-grid-alpha.heic", grid_alpha_ring(), "corrupt HEIF: its image items refer to each other in a ring",

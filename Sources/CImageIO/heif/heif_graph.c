@@ -113,6 +113,29 @@ static int box_at(window *w, uint64_t at, uint64_t end, box *b) {
     return 1;
 }
 
+/* The child box at `at` inside a box whose payload ends at `end`: 1 and `b`, 0 at the end, -1 when it is
+ * damaged (a size under its header, 0, past its parent, or a few stray bytes). libheif refuses some such
+ * children and misreads others (a child smaller than its header is parsed as if it ran on for ever), so
+ * where the item graph lives they are refused outright. */
+static int child_at(graph *g, uint64_t at, uint64_t end, box *b) {
+    if (at == end) return 0;
+    if (end - at >= 8) {
+        const uint8_t *p = bytes_at(&g->w, at, 4);
+        if (p && be32(p) != 0 && box_at(&g->w, at, end, b)) return 1;
+    }
+    return -1;
+}
+
+/* A damaged box where the item graph lives, unless the bytes could not be read at all (that is an I/O error
+ * for the reader to report, not damage). */
+static int refuse_damaged(graph *g, uint32_t parent) {
+    if (g->w.stream->read_errno != 0) return 0;
+    char name[5] = {(char)(parent >> 24), (char)(parent >> 16), (char)(parent >> 8), (char)parent, '\0'};
+    for (int i = 0; i < 4; i++)
+        if (name[i] < 0x20 || name[i] > 0x7E) name[i] = '?';
+    return refuse(g, WF_ERR_CORRUPT, "a damaged box inside its '%s' box", name);
+}
+
 /* A full box's version; its fields start 4 bytes into the payload. */
 static int version_of(window *w, const box *b, unsigned *version) {
     if (b->end - b->payload < 4) return 0;
@@ -137,13 +160,16 @@ static int read_items(graph *g, const box *iinf) {
     if (!version_of(&g->w, iinf, &version) || !number(&g->w, &at, iinf->end, version == 0 ? 2 : 4, &count) || count == 0)
         return 0;
     box infe;
-    for (uint32_t children = 0; children < LIBHEIF_MAX_CHILDREN && box_at(&g->w, at, iinf->end, &infe); children++) {
+    int found;
+    for (uint32_t children = 0; children < LIBHEIF_MAX_CHILDREN && (found = child_at(g, at, iinf->end, &infe)) != 0; children++) {
+        if (found < 0) return refuse_damaged(g, FOURCC('i', 'i', 'n', 'f'));
         at = infe.end;
         if (infe.type != FOURCC('i', 'n', 'f', 'e')) continue;
         unsigned infe_version;
         uint32_t id;
         uint64_t field = infe.payload + 4;
-        if (!version_of(&g->w, &infe, &infe_version) || !number(&g->w, &field, infe.end, infe_version == 3 ? 4 : 2, &id))
+        /* 16-bit ids up to version 2, 32-bit from 3 on (libheif reads any version past 3 as 3) */
+        if (!version_of(&g->w, &infe, &infe_version) || !number(&g->w, &field, infe.end, infe_version >= 3 ? 4 : 2, &id))
             continue;
         if (g->id_count == WF_HEIF_MAX_ITEMS)
             return refuse(g, WF_ERR_UNSUPPORTED, "more than %u items (Waterfall reads at most %u)", WF_HEIF_MAX_ITEMS,
@@ -161,19 +187,25 @@ static int count_reference(graph *g) {
 
 /* Every reference counts against the limit; `dimg` (a derived image → its inputs) and `auxl` (an auxiliary
  * image → its master, kept as master → auxiliary: decoding the master decodes its alpha) are the edges a
- * decode follows; the others (thumbnails, metadata) are only counted. */
+ * decode follows; the others (thumbnails, metadata) are only counted. Read as libheif 1.15 reads them (its
+ * Box_iref::parse): one after the other, each a box header (a 64-bit size and a uuid's 16 bytes included)
+ * and then its fields, whatever size the header declares, until the iref box ends. */
 static int read_references(graph *g, const box *iref) {
     unsigned version;
     if (!version_of(&g->w, iref, &version)) return 0;
     unsigned size = version == 0 ? 2 : 4;
-    box reference;
-    for (uint64_t at = iref->payload + 4; box_at(&g->w, at, iref->end, &reference); at = reference.end) {
-        uint64_t field = reference.payload;
-        uint32_t from, count, to;
-        if (!number(&g->w, &field, reference.end, size, &from) || !number(&g->w, &field, reference.end, 2, &count)) return 0;
-        int dimg = reference.type == FOURCC('d', 'i', 'm', 'g'), auxl = reference.type == FOURCC('a', 'u', 'x', 'l');
+    for (uint64_t at = iref->payload + 4; at < iref->end;) {
+        uint32_t length, type, high, low, from, count, to;
+        if (!number(&g->w, &at, iref->end, 4, &length) || !number(&g->w, &at, iref->end, 4, &type)) return 0;
+        if (length == 1 && (!number(&g->w, &at, iref->end, 4, &high) || !number(&g->w, &at, iref->end, 4, &low))) return 0;
+        if (type == FOURCC('u', 'u', 'i', 'd')) {
+            if (iref->end - at < 16) return 0;
+            at += 16;
+        }
+        if (!number(&g->w, &at, iref->end, size, &from) || !number(&g->w, &at, iref->end, 2, &count)) return 0;
+        int dimg = type == FOURCC('d', 'i', 'm', 'g'), auxl = type == FOURCC('a', 'u', 'x', 'l');
         for (uint32_t k = 0; k < count; k++) {
-            if (!number(&g->w, &field, reference.end, size, &to)) return 0;
+            if (!number(&g->w, &at, iref->end, size, &to)) return 0;
             if (count_reference(g) != 0) return -1;
             if (dimg) g->edges[g->edge_count++] = (edge){from, to};
             else if (auxl) g->edges[g->edge_count++] = (edge){to, from};
@@ -187,7 +219,9 @@ static int read_associations(graph *g, const box *iprp) {
     box child;
     uint64_t entries = 0;
     uint32_t children = 0;
-    for (uint64_t at = iprp->payload; box_at(&g->w, at, iprp->end, &child); at = child.end) {
+    int found;
+    for (uint64_t at = iprp->payload; (found = child_at(g, at, iprp->end, &child)) != 0; at = child.end) {
+        if (found < 0) return refuse_damaged(g, FOURCC('i', 'p', 'r', 'p'));
         if (++children > WF_HEIF_MAX_BOXES)
             return refuse(g, WF_ERR_UNSUPPORTED, "more than %u boxes in its 'iprp' box", WF_HEIF_MAX_BOXES);
         if (child.type != FOURCC('i', 'p', 'm', 'a')) continue;
@@ -310,7 +344,10 @@ static int check_meta(graph *g, const box *meta) {
     box child, pitm = {0}, iinf = {0}, iref = {0}, iprp = {0};
     uint32_t children = 0;
     g->w.end = meta->end; /* a few KiB: read whole, as the box reader does (heif_boxes.c) */
-    for (uint64_t at = meta->payload + 4; box_at(&g->w, at, meta->end, &child); at = child.end) {
+    int found;
+    if (meta->end - meta->payload < 4) return 0; /* no room for its version: libheif refuses it */
+    for (uint64_t at = meta->payload + 4; (found = child_at(g, at, meta->end, &child)) != 0; at = child.end) {
+        if (found < 0) return refuse_damaged(g, FOURCC('m', 'e', 't', 'a'));
         if (++children > WF_HEIF_MAX_BOXES)
             return refuse(g, WF_ERR_UNSUPPORTED, "more than %u boxes in its 'meta' box", WF_HEIF_MAX_BOXES);
         box *slot = child.type == FOURCC('p', 'i', 't', 'm') ? &pitm : child.type == FOURCC('i', 'i', 'n', 'f') ? &iinf
