@@ -23,7 +23,8 @@ typedef struct {
 #define WF_MAX_FRAMES 10000u
 #define WF_MAX_FRAME_PIXELS 2000000000ull
 
-/* 0 when `canvases` canvases of width × height RGBA fit the decoder's memory limit (0: no limit); else -1
+/* 0 when `canvases` canvases of width × height RGBA fit the decoder's memory limit (0: wf_derive's default,
+ * 512 MiB, for readers given none); else -1
  * with `out` saying so ("a 16000×15000 WebP canvas would need 1831 MiB, over the 512 MiB limit"). `format`
  * names the format ("GIF", "WebP"). GIF keeps one canvas (and a second only for "restore previous"),
  * libwebp's animation decoder always two. */

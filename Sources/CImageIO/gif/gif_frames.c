@@ -25,7 +25,6 @@ typedef struct {
     uint8_t *previous;       /* the canvas before a frame with disposal 3 (made when first needed) */
     GifPixelType *line;      /* one stored row of colour indices */
     size_t line_capacity;
-    uint64_t max_memory;
     uint32_t shown;          /* frames handed out */
     uint64_t work;           /* pixels decoded and composed so far, against WF_MAX_FRAME_PIXELS */
     int disposal;            /* of the frame last shown, applied before the next one */
@@ -374,11 +373,10 @@ int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_f
     }
     f->width = (uint32_t)f->gif.gif->SWidth;
     f->height = (uint32_t)f->gif.gif->SHeight;
-    f->max_memory = options && options->max_memory ? options->max_memory : 512u << 20;
     int refused = 1;
     if (f->width == 0 || f->height == 0) {
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: a logical screen of %u×%u", f->width, f->height);
-    } else if (wf_animation_canvas_fits("GIF", f->width, f->height, 1, f->max_memory, out) == 0) {
+    } else if (wf_animation_canvas_fits("GIF", f->width, f->height, 1, options ? options->max_memory : 0, out) == 0) {
         refused = 0; /* the canvas is made when a frame is first composed */
     }
     int32_t loops = 1;

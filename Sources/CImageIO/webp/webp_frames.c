@@ -48,8 +48,9 @@ static int next_frame(void *opaque, const uint8_t **rgba, int32_t *duration_ms, 
  * count only when more than the first frame will be asked for. */
 static int check_limits(const wf_webp_layout *layout, int first_only, const wf_decode_options *options,
                         wf_decode_outcome *out) {
-    uint64_t max_memory = options && options->max_memory ? options->max_memory : 512u << 20;
-    if (wf_animation_canvas_fits("WebP", layout->canvas_width, layout->canvas_height, 2, max_memory, out) != 0) return -1;
+    if (wf_animation_canvas_fits("WebP", layout->canvas_width, layout->canvas_height, 2, options ? options->max_memory : 0,
+                                 out) != 0)
+        return -1;
     if (first_only) return 0;
     return wf_animation_within_budget("WebP", layout->canvas_width, layout->canvas_height, layout->frames,
                                       layout->frame_pixels, out);
