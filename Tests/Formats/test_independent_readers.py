@@ -31,8 +31,10 @@ def entries(folder: Path) -> list[dict]:
     return [{"file": name, **entry} for name, entry in data.items() if isinstance(entry, dict)]
 
 
+# "pillowRefuses": a file Waterfall reads the header of but Pillow will not open (a canvas over its
+# decompression-bomb limit), recorded by the fixture script.
 READABLE = [(folder.name, entry) for folder in sorted(ROOT.iterdir()) if (folder / "expected.json").exists()
-            for entry in entries(folder) if "error" not in entry]
+            for entry in entries(folder) if "error" not in entry and "pillowRefuses" not in entry]
 
 
 @pytest.fixture(scope="module")

@@ -322,8 +322,9 @@ def hostile(expected):
           + g.TRAILER)
     entry = readable("bomb-huge-frames.gif", 100, 100, 3,
                      note="a 100×100 first frame, then two frames declaring 65535×65535 each, in under 200 bytes: the "
-                          "tile is made, the animated view refused before any LZW decoding of the huge frames")
-    entry["viewError"] = {"kind": "tooLarge", "message": "GIF frames of over 2000000000 pixels"}
+                          "tile is made, the animated view refused from the blocks before any frame is decoded")
+    entry["viewError"] = {"kind": "tooLarge",
+                          "message": "GIF frames of 8589712450 pixels in all, over the 2000000000-pixel limit"}
     expected.append(entry)
 
 

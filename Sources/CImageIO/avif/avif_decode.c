@@ -15,8 +15,12 @@
 #include <avif/avif.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "derive.h"
+#include "heif_graph.h"
+#include "icc_cap.h"
+#include "source_file.h"
 
 /* Whether the image is one this route decodes as libheif would, colour included. */
 static int eligible(const avifDecoder *decoder) {
@@ -113,7 +117,7 @@ static int push_planes(const avifImage *image, const avifCropRect *rect, wf_pixe
 
 /* The ICC profile, as the libheif route reports it. */
 static void keep_icc(const avifImage *image, const wf_decode_options *options, wf_decode_outcome *out) {
-    if (options->want_icc && image->icc.size > 0 && image->icc.size <= WF_MAX_ICC_LENGTH) {
+    if (options->want_icc && image->icc.size > 0 && wf_icc_fits(image->icc.size, out)) {
         out->icc = malloc(image->icc.size);
         if (out->icc) {
             memcpy(out->icc, image->icc.data, image->icc.size);
@@ -195,7 +199,21 @@ int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel
     return handled;
 }
 
+/* Whether the file at `path` passes the item-graph check libheif's and libavif's routes make first. */
+static int graph_allowed(const char *path) {
+    wf_source_failure failure;
+    int fd = wf_open_source(path, &failure);
+    if (fd < 0) return 0;
+    wf_stream stream;
+    wf_stream_init_fd(&stream, fd);
+    wf_heif_refusal refusal;
+    int allowed = wf_heif_check_graph(&stream, wf_stream_size(&stream), &refusal) == 0;
+    close(fd);
+    return allowed;
+}
+
 int wf_decodes_with_libavif(const char *path) {
+    if (!graph_allowed(path)) return 0;
     avifDecoder *decoder = avifDecoderCreate();
     if (!decoder) return 0;
     int eligible_file = avifDecoderSetIOFile(decoder, path) == AVIF_RESULT_OK &&

@@ -15,10 +15,31 @@ typedef struct {
     void (*close)(void *state);
 } wf_frames;
 
-/* Limits on what an animation may cost: frames read, and canvas pixels times frames (a frame-count bomb of
- * a million 1-pixel frames, or ten thousand full-screen ones, is refused, not decoded). */
+/* Limits on what an animation may cost, the same for every format: frames read, and pixels decoded and
+ * composed in all (each frame's own, and the canvas it is composed on: a frame-count bomb of a million
+ * 1-pixel frames, or ten thousand full-screen ones, is refused, not decoded). The header readers refuse more
+ * than WF_MAX_FRAMES frames; an animated view is refused over either limit from the frames' headers before
+ * any frame is decoded (a 300-frame 1080p GIF is 622,080,000 pixels). */
 #define WF_MAX_FRAMES 10000u
 #define WF_MAX_FRAME_PIXELS 2000000000ull
+
+/* 0 when `canvases` canvases of width × height RGBA fit the decoder's memory limit (0: wf_derive's default,
+ * 512 MiB, for readers given none); else -1
+ * with `out` saying so ("a 16000×15000 WebP canvas would need 1831 MiB, over the 512 MiB limit"). `format`
+ * names the format ("GIF", "WebP"). GIF keeps one canvas (and a second only for "restore previous"),
+ * libwebp's animation decoder always two. */
+int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height, unsigned canvases, uint64_t max_memory,
+                             wf_decode_outcome *out);
+
+/* 0 when an animation of `frames` frames on a width × height canvas, whose frames store `frame_pixels`
+ * pixels in all, is within WF_MAX_FRAMES and WF_MAX_FRAME_PIXELS; else -1 with `out` saying which. */
+int wf_animation_within_budget(const char *format, uint32_t width, uint32_t height, uint32_t frames,
+                               uint64_t frame_pixels, wf_decode_outcome *out);
+
+/* A GIF's animation budget from its blocks (frames counted and their sizes summed by the header walk,
+ * nothing decoded), for an animated view: 0 within it, else -1 with `out` saying why. Reads the source
+ * behind `stream` from its start, without moving `stream`. */
+int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out);
 
 /* 0 and `frames` ready, or -1 with `out` saying why. The stream must stay valid until `close`. */
 int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);

@@ -734,7 +734,10 @@ void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t coun
             wf_outcome_fail(&outcome, WF_DERIVE_ERR_TRUNCATED, "the image data ends early");
     }
     for (size_t i = 0; i < count; i++) {
-        if (!(r[i].animate && header.animated)) results[i].warnings = outcome.warnings;
+        if (r[i].animate && header.animated) continue;
+        results[i].warnings = outcome.warnings;
+        /* A decode that succeeds may leave a note (a colour profile left out, icc_cap.h) for the build to say. */
+        if (outcome.status == WF_DERIVE_OK) snprintf(results[i].message, sizeof results[i].message, "%s", outcome.message);
     }
     if (outcome.status != WF_DERIVE_OK) {
         for (size_t i = 0; i < count; i++) {

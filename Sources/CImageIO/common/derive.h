@@ -49,9 +49,6 @@ typedef struct {
     int libheif_only; /* AVIF: never libavif's route (tests compare the two) */
 } wf_decode_options;
 
-/* Profiles beyond this size are dropped (with a warning), never buffered. */
-#define WF_MAX_ICC_LENGTH (4u << 20)
-
 void wf_decode_jpeg(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 /* HEIC and AVIF: the primary image, transformations (clap, irot, imir) applied, 8-bit sRGB-encoded RGB(A)

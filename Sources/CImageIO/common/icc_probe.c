@@ -3,6 +3,7 @@
  * libheif (the primary image's raw colour profile) see it, independent of the ICC collector wf_derive uses,
  * to check what it wrote.
  */
+#include "heif_graph.h"
 #include "jpeg_support.h"
 #include "source_file.h"
 
@@ -110,7 +111,12 @@ static size_t heif_profile(FILE *file, uint8_t *buffer, size_t capacity) {
     size_t length;
     uint8_t *bytes = slurp(file, &length);
     if (!bytes) return 0;
-    struct heif_context *context = heif_context_alloc();
+    /* The item-graph check every libheif route makes first (heif_graph.h). */
+    wf_stream stream;
+    wf_stream_init_memory(&stream, bytes, length);
+    wf_heif_refusal refusal;
+    int allowed = wf_heif_check_graph(&stream, (int64_t)length, &refusal) == 0;
+    struct heif_context *context = allowed ? heif_context_alloc() : NULL;
     struct heif_image_handle *handle = NULL;
     size_t result = 0;
     if (context && heif_context_read_from_memory_without_copy(context, bytes, length, NULL).code == heif_error_Ok &&

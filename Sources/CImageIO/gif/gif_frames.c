@@ -25,7 +25,6 @@ typedef struct {
     uint8_t *previous;       /* the canvas before a frame with disposal 3 (made when first needed) */
     GifPixelType *line;      /* one stored row of colour indices */
     size_t line_capacity;
-    uint64_t max_memory;
     uint32_t shown;          /* frames handed out */
     uint64_t work;           /* pixels decoded and composed so far, against WF_MAX_FRAME_PIXELS */
     int disposal;            /* of the frame last shown, applied before the next one */
@@ -143,7 +142,9 @@ static int skip_data(gif_frames *f) {
     return 0;
 }
 
-/* Refuses what would cost too much before decoding it: frames, and pixels decoded plus composed. */
+/* Refuses what would cost too much before decoding it: frames, and pixels decoded plus composed. An animated
+ * view is budgeted from the blocks before it opens (wf_gif_animation_budget); this is the backstop for
+ * every other reader of the frames, frame by frame. */
 static int within_budget(gif_frames *f, const GifImageDesc *d, wf_decode_outcome *out) {
     if (f->shown >= WF_MAX_FRAMES) {
         wf_outcome_fail(out, WF_DERIVE_ERR_TOO_LARGE, "GIF with more than %u frames", WF_MAX_FRAMES);
@@ -372,16 +373,11 @@ int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_f
     }
     f->width = (uint32_t)f->gif.gif->SWidth;
     f->height = (uint32_t)f->gif.gif->SHeight;
-    f->max_memory = options && options->max_memory ? options->max_memory : 512u << 20;
-    uint64_t bytes = (uint64_t)f->width * f->height * 4; /* the canvas, made when a frame is first composed */
     int refused = 1;
     if (f->width == 0 || f->height == 0) {
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: a logical screen of %u×%u", f->width, f->height);
-    } else if (bytes > f->max_memory) {
-        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "a %u×%u GIF canvas would need %llu MiB, over the %llu MiB limit", f->width,
-                        f->height, (unsigned long long)(bytes >> 20), (unsigned long long)(f->max_memory >> 20));
-    } else {
-        refused = 0;
+    } else if (wf_animation_canvas_fits("GIF", f->width, f->height, 1, options ? options->max_memory : 0, out) == 0) {
+        refused = 0; /* the canvas is made when a frame is first composed */
     }
     int32_t loops = 1;
     if (refused || read_preamble(f, &loops, out) != 0) {

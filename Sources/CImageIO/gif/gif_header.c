@@ -7,12 +7,14 @@
  * takes the frame's size, Pillow the union of both; such files are rare, and the screen is kept here.) Whether the file is animated needs a walk: a GIF has no frame count
  * anywhere, so every image descriptor is found by skipping the LZW data sub-block by sub-block. The walk
  * decodes nothing and stops past WF_MAX_FRAMES frames, so its work is bounded by the file's size and never by
- * what the file claims. It does read about the whole of an animation (39,882 of photo-animated.gif's 40,840
+ * what the file claims. It also sums the frames' stored sizes, so that an animated view's budget (animation.h)
+ * is known before a frame is decoded (wf_gif_animation_budget). It does read about the whole of an animation (39,882 of photo-animated.gif's 40,840
  * bytes): a length byte comes every 256 bytes at most, so every 4 KiB page holds about sixteen of them and the
  * kernel would fetch every page whatever piece of it we asked for. A still is read whole for the same reason,
  * to know that no second frame follows.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "animation.h"
@@ -23,6 +25,7 @@ typedef struct {
     wf_stream *stream;
     wf_header *out;
     uint32_t frames;       /* complete frames seen */
+    uint64_t frame_pixels; /* their stored sizes, summed: what decoding them all costs (animation.h) */
     int transparent;       /* a transparent colour, or a first frame smaller than the screen */
     int interlaced;
 } walk;
@@ -83,6 +86,7 @@ static int image(walk *w) {
     }
     if (skip_sub_blocks(w, NULL, NULL, 0) != 0) return -1;
     w->frames++;
+    w->frame_pixels += (uint64_t)(descriptor[4] | descriptor[5] << 8) * (uint64_t)(descriptor[6] | descriptor[7] << 8);
     return 0;
 }
 
@@ -125,7 +129,32 @@ static void walk_blocks(walk *w) {
     w->out->status = WF_OK;
 }
 
-void wf_read_gif_header(wf_stream *stream, wf_header *out) {
+void wf_read_gif_header(wf_stream *stream, wf_header *out) { wf_gif_survey(stream, out, NULL); }
+
+int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out) {
+    /* A stream of its own over the same source, from its start: `stream` stays where it is. */
+    wf_stream *own = malloc(sizeof *own);
+    if (!own) {
+        wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
+        return -1;
+    }
+    if (stream->fd >= 0) wf_stream_init_fd(own, stream->fd);
+    else wf_stream_init_memory(own, stream->memory, stream->memory_length);
+    wf_header header = {.orientation = 1, .frames = 1};
+    uint64_t frame_pixels = 0;
+    wf_gif_survey(own, &header, &frame_pixels);
+    free(own);
+    if (header.status != WF_OK) {
+        /* What the header refuses (more than WF_MAX_FRAMES frames, damage before the first frame). */
+        wf_outcome_fail(out, header.status == WF_ERR_UNSUPPORTED ? WF_DERIVE_ERR_TOO_LARGE
+                             : header.status == WF_ERR_TRUNCATED ? WF_DERIVE_ERR_TRUNCATED : WF_DERIVE_ERR_CORRUPT,
+                        "%s", header.message);
+        return -1;
+    }
+    return wf_animation_within_budget("GIF", header.width, header.height, header.frames, frame_pixels, out);
+}
+
+void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels) {
     walk w = {.stream = stream, .out = out};
     uint8_t screen[13];
     size_t got = wf_stream_read(stream, screen, sizeof screen);
@@ -152,6 +181,7 @@ void wf_read_gif_header(wf_stream *stream, wf_header *out) {
     }
     walk_blocks(&w);
     if (out->status != WF_OK) return;
+    if (frame_pixels) *frame_pixels = w.frame_pixels;
     out->frames = w.frames;
     out->animated = w.frames > 1;
     out->alpha = w.transparent;

@@ -5,6 +5,7 @@
 
 #include <gif_lib.h>
 
+#include "cimageio.h"
 #include "derive.h"
 #include "stream.h"
 
@@ -22,6 +23,11 @@ typedef struct {
  * `out` saying why. Always call wf_gif_close. */
 int wf_gif_open(wf_gif *gif, wf_stream *stream, wf_decode_outcome *out);
 void wf_gif_close(wf_gif *gif);
+
+/* The header walk (gif_header.c) over `stream` from where it stands, at the file's start: wf_read_gif_header's
+ * answer in `out`, and in `frame_pixels` (when not NULL) the frames' stored sizes summed, for the animation
+ * budget. */
+void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels);
 
 /* giflib's error `code` while reading `what` ("frame 3") as one line, "truncated GIF: …" when the file ended,
  * "corrupt GIF: …" otherwise. */

@@ -16,10 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icc_cap.h"
 #include "icc_profile.h"
 
-/* ICC profiles larger than this are dropped (as derive.h's WF_MAX_ICC_LENGTH does for JPEG and PNG). */
-#define MAX_ICC (4u << 20)
 /* SDR reference white, and the peak an HDR photo is assumed to be mastered for. */
 #define REFERENCE_WHITE 203.0
 #define HDR_PEAK 1000.0
@@ -78,7 +77,11 @@ static void profile_for(const struct heif_color_profile_nclx *nclx, int hdr, wf_
 /* The raw profile (ICC) of the image, when it has one. */
 static void copy_raw_profile(struct heif_image_handle *handle, wf_heif_color *plan) {
     size_t size = heif_image_handle_get_raw_color_profile_size(handle);
-    if (size == 0 || size > MAX_ICC) return;
+    if (size == 0) return;
+    if (size > WF_ICC_MAX_LENGTH) { /* never copied: the decoder notes it (wf_icc_fits) */
+        plan->icc_over = size;
+        return;
+    }
     plan->icc = malloc(size);
     if (!plan->icc) return;
     if (heif_image_handle_get_raw_color_profile(handle, plan->icc).code != heif_error_Ok) {

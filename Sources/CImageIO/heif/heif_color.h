@@ -17,6 +17,7 @@ typedef struct {
     uint8_t *encode;           /* HDR: linear light → 8-bit sRGB */
     uint8_t *icc;              /* the profile the output carries (malloc'd), or NULL for sRGB */
     size_t icc_length;
+    size_t icc_over;           /* the size of an embedded profile left out (over the cap, icc_cap.h), or 0 */
 } wf_heif_color;
 
 /* What to do with `image` (decoded from `handle`) of `bits` and `channels`; 0, or -1 when out of memory.

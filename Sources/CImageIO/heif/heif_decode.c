@@ -9,6 +9,7 @@
 
 #include "derive.h"
 #include "heif_color.h"
+#include "icc_cap.h"
 #include "heif_support.h"
 
 static wf_derive_status derive_status(struct heif_error error, wf_status status) {
@@ -90,11 +91,12 @@ static void decode_primary(wf_heif *heif, const wf_decode_options *options, cons
     } else {
         push_rows(image, &plan, (uint32_t)heif_image_get_width(image, heif_channel_interleaved),
                   (uint32_t)heif_image_get_height(image, heif_channel_interleaved), sink, out);
-        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc && plan.icc_length <= WF_MAX_ICC_LENGTH) {
-            out->icc = plan.icc; /* handed over */
+        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc) {
+            out->icc = plan.icc; /* handed over: within the cap, or made here from nclx (600 bytes) */
             out->icc_length = plan.icc_length;
             plan.icc = NULL;
         }
+        if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc_over) wf_icc_fits(plan.icc_over, out);
     }
     wf_heif_color_free(&plan);
     heif_image_release(image);
@@ -104,8 +106,14 @@ void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixe
     const uint8_t *first;
     size_t length = wf_stream_peek(stream, &first);
     const char *name = length >= 12 && memcmp(first + 8, "avi", 3) == 0 ? "AVIF" : "HEIF";
-    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif(stream, options, sink, out)) return;
     wf_heif heif;
+    /* Before either library: libavif parses the same item graph. wf_heif_open checks it for libheif. */
+    memset(&heif, 0, sizeof heif);
+    if (wf_heif_check_graph(stream, wf_stream_size(stream), &heif.refusal) != 0) {
+        fail_heif(&heif, out, (struct heif_error){heif_error_Invalid_input, heif_suberror_Unspecified, ""}, name);
+        return;
+    }
+    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif(stream, options, sink, out)) return;
     struct heif_error error;
     if (wf_heif_open(&heif, stream, 0, &error) != 0) fail_heif(&heif, out, error, name);
     else decode_primary(&heif, options, name, sink, out);

@@ -22,10 +22,19 @@ static void succeed(wf_header *out, uint32_t width, uint32_t height, int alpha, 
     out->bit_depth = bit_depth > 0 ? bit_depth : 8;
 }
 
-/* The boxes answer plain files from one read; libheif decides every other one (see heif_boxes.h). */
+/* The boxes answer plain files from one read; libheif decides every other one (see heif_boxes.h). A file
+ * whose item graph is refused (heif_graph.h) is refused here too, so the header, the metadata and the
+ * decode agree whichever route would have answered. */
 void wf_read_heif_header(wf_stream *stream, wf_header *out) {
+    int64_t size = wf_stream_size(stream); /* one fstat for both readers */
+    wf_heif_refusal refusal;
+    if (wf_heif_check_graph(stream, size, &refusal) != 0) {
+        wf_fail(out, refusal.status, "%s %s: %s", refusal.status == WF_ERR_CORRUPT ? "corrupt" : "unsupported",
+                name_of(out->format), refusal.message);
+        return;
+    }
     wf_heif_facts facts;
-    if (wf_heif_quick_facts(stream, wf_stream_size(stream), &facts)) {
+    if (wf_heif_quick_facts(stream, size, &facts)) {
         succeed(out, facts.width, facts.height, facts.alpha, facts.bit_depth);
         return;
     }

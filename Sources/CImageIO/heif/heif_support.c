@@ -97,6 +97,12 @@ int wf_heif_open(wf_heif *heif, wf_stream *stream, int header_only, struct heif_
         *error = (struct heif_error){heif_error_Input_does_not_exist, heif_suberror_Unspecified, "not a regular file"};
         return -1;
     }
+    /* Rings and absurd item graphs crash, hang or stall libheif 1.15: they never reach it. */
+    if (wf_heif_check_graph(stream, heif->size, &heif->refusal) != 0) {
+        *error = (struct heif_error){heif->refusal.status == WF_ERR_CORRUPT ? heif_error_Invalid_input : heif_error_Unsupported_feature,
+                                     heif_suberror_Unspecified, heif->refusal.message};
+        return -1;
+    }
     if (header_only) find_mdat(heif);
     heif->context = heif_context_alloc();
     if (!heif->context) {
@@ -182,6 +188,11 @@ static void one_line(char *text) {
 
 void wf_heif_describe(const wf_heif *heif, struct heif_error error, const char *name, char *text, size_t size,
                       wf_status *status) {
+    if (heif->refusal.status != WF_OK) { /* refused before libheif: a whole file, never a cut one */
+        *status = heif->refusal.status;
+        snprintf(text, size, "%s %s: %s", *status == WF_ERR_CORRUPT ? "corrupt" : "unsupported", name, heif->refusal.message);
+        return;
+    }
     char message[160];
     snprintf(message, sizeof message, "%s", error.message && error.message[0] ? error.message : "unknown error");
     one_line(message);

@@ -6,6 +6,7 @@
 #include <libheif/heif.h>
 
 #include "cimageio.h"
+#include "heif_graph.h"
 #include "stream.h"
 
 /* libheif refuses images wider or taller than this while it parses (its own security limit; the pixel
@@ -29,13 +30,15 @@ typedef struct {
     size_t block_length;
     /* Header-only: the payload of the first top-level `mdat` box (image data, never read). */
     int64_t mdat_start, mdat_end;
+    /* Why the file never reached libheif (heif_graph.h), when it did not. */
+    wf_heif_refusal refusal;
 } wf_heif;
 
 /* Reads longer than this are image data, in a header-only open (see wf_heif_open). */
 #define WF_HEIF_HEADER_READ 4096
 
-/* Opens `stream` and its primary image; 0 on success, else the error (`*error` is libheif's). Always
- * call wf_heif_close.
+/* Opens `stream` and its primary image; 0 on success, else the error (`*error` is libheif's, or says the item
+ * graph was refused before libheif saw the file: wf_heif_describe words it). Always call wf_heif_close.
  *
  * `header_only`: libheif 1.15 reads every item's data while it opens a file (the image data too, to look
  * for metadata in it), so a header read would cost the whole file. Then reads inside the `mdat` box and

@@ -170,7 +170,8 @@ typedef struct {
                               its own size and upright, stored no finer than the requested quality) */
     int32_t planes;        /* 1: made from Y, Cb and Cr planes (a YCbCr JPEG's own, or RGB split as decoded),
                               never converted to RGB on the way to the encoder */
-    char message[200];     /* one line, why, when status != WF_DERIVE_OK */
+    char message[200];     /* one line, why, when status != WF_DERIVE_OK; when it is OK, a warning for the
+                              user or empty (an ICC profile over the cap, left out of the image) */
     /* Where the time went, in nanoseconds of the calling thread's clock. A set's one decode (resampling
      * excluded) is counted on its first result only; each result counts its own resampling (the first
      * size's includes the streaming resample during the decode) and its own encode and write. */

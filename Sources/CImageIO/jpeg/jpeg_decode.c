@@ -16,16 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icc_cap.h"
+
 /* ICC_PROFILE APP2 chunks, kept by sequence number. Constant work per marker (unlike jpeg_save_markers in
  * libjpeg-turbo 2.1.5, which walks every saved marker on each append), and never more than
- * WF_MAX_ICC_LENGTH bytes buffered. */
+ * WF_ICC_MAX_LENGTH bytes buffered (icc_cap.h). */
 typedef struct {
     uint8_t *chunks[256];
     uint16_t lengths[256];
     int declared;   /* the chunk count every marker must agree on */
     size_t total;
+    uint64_t seen_bytes; /* every ICC_PROFILE chunk's bytes, kept or not: the profile's size */
     int seen;       /* any ICC_PROFILE marker at all */
     int rejected;   /* inconsistent or too large: the profile is dropped */
+    int too_large;  /* over WF_ICC_MAX_LENGTH */
 } icc_collector;
 
 typedef struct {
@@ -62,10 +66,11 @@ static boolean read_app2(j_decompress_ptr info) {
         return TRUE;
     }
     icc->seen = 1;
+    icc->seen_bytes += length;
     int sequence = header[12], count = header[13];
-    if (icc->rejected || sequence == 0 || count == 0 || sequence > count ||
-        (icc->declared != 0 && count != icc->declared) || icc->chunks[sequence] != NULL ||
-        icc->total + length > WF_MAX_ICC_LENGTH) {
+    if (!icc->rejected && icc->total + length > WF_ICC_MAX_LENGTH) icc->too_large = 1;
+    if (icc->rejected || icc->too_large || sequence == 0 || count == 0 || sequence > count ||
+        (icc->declared != 0 && count != icc->declared) || icc->chunks[sequence] != NULL) {
         icc->rejected = 1;
         wf_jpeg_take(info, NULL, length);
         return TRUE;
@@ -238,7 +243,8 @@ static void run(decoder *d, wf_decode_outcome *out) {
         out->icc = NULL;
         out->icc_length = 0;
     }
-    if (d->icc.seen && out->icc == NULL) out->warnings++; /* a profile was there and is dropped */
+    if (d->icc.too_large && !cmyk) wf_icc_fits(d->icc.seen_bytes, out); /* left out, with the reason */
+    else if (d->icc.seen && out->icc == NULL) out->warnings++;           /* a profile was there and is dropped */
     out->warnings += (int32_t)d->error.manager.num_warnings;
     out->status = WF_DERIVE_OK;
 }

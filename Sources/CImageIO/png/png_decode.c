@@ -6,14 +6,18 @@
  * (xcsn0g01's IDAT CRC) is an error, never a partly decoded image.
  */
 #include "png_support.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "derive.h"
+#include "icc_cap.h"
 
 typedef struct {
     wf_png_io io; /* first: libpng's error and I/O pointer */
     wf_derive_status sink_status;
+    int icc_over;          /* libpng refused the iCCP profile as over the chunk limit (the profile cap) */
+    uint64_t icc_declared; /* its size, as the profile's header declares it (0: unknown) */
     uint8_t *image;     /* interlaced files: the whole image */
     png_bytep *rows;
 } png_context;
@@ -23,7 +27,8 @@ static void run(png_structp png, png_infop info, png_context *context, const wf_
     png_set_read_fn(png, context, wf_png_read_bytes);
     /* Size limits are the caller's pixel cap, checked on the header before we get here. */
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-    png_set_chunk_malloc_max(png, WF_MAX_ICC_LENGTH + 4096);
+    /* The profile cap, as libpng's limit on a chunk's inflated size: a larger profile is never inflated. */
+    png_set_chunk_malloc_max(png, WF_ICC_MAX_LENGTH + 4096);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
 #ifdef PNG_IGNORE_ADLER32
     /* Every IDAT byte is already checked by its chunk's CRC (xcsn0g01 still fails); zlib's Adler-32 of the
@@ -55,12 +60,14 @@ static void run(png_structp png, png_infop info, png_context *context, const wf_
     png_bytep profile;
     png_uint_32 profile_length;
     if (options->want_icc && png_get_iCCP(png, info, &name, &compression, &profile, &profile_length) &&
-        profile_length > 0 && profile_length <= WF_MAX_ICC_LENGTH) {
+        profile_length > 0 && wf_icc_fits(profile_length, out)) {
         out->icc = malloc(profile_length);
         if (out->icc) {
             memcpy(out->icc, profile, profile_length);
             out->icc_length = profile_length;
         }
+    } else if (options->want_icc && context->icc_over) {
+        wf_icc_fits(context->icc_declared, out);
     }
 
     char message[200] = "";
@@ -93,6 +100,20 @@ static void run(png_structp png, png_infop info, png_context *context, const wf_
     out->status = WF_DERIVE_OK;
 }
 
+/* libpng's warnings, counted; the one that refuses an iCCP profile over the chunk limit ("iCCP: profile 'x':
+ * 3D0900h: exceeds application limits", its declared size in hex) is noted for the profile cap. */
+static void on_warning(png_structp png, png_const_charp message) {
+    wf_png_on_warning(png, message);
+    png_context *context = (png_context *)png_get_error_ptr(png);
+    static const char limits[] = "h: exceeds application limits";
+    const char *end = strstr(message, limits);
+    if (strncmp(message, "iCCP", 4) != 0 || !end) return;
+    context->icc_over = 1;
+    const char *digits = end;
+    while (digits > message && isxdigit((unsigned char)digits[-1])) digits--;
+    context->icc_declared = digits < end && end - digits <= 8 ? strtoull(digits, NULL, 16) : 0;
+}
+
 void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
     /* On the heap: everything run() changes must survive the longjmp. */
     png_context *context = calloc(1, sizeof *context);
@@ -102,7 +123,7 @@ void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel
     }
     context->io.stream = stream;
     context->sink_status = WF_DERIVE_OK;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, wf_png_on_error, wf_png_on_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, wf_png_on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);

@@ -152,7 +152,9 @@ static int open_frames(const wf_header *header, wf_stream *stream, const wf_deri
                        wf_decode_outcome *decoded, wf_derive_result *out) {
     wf_decode_options options = {.scale_denom = 1, .max_scans = request->max_scans, .max_memory = request->max_memory,
                                  .want_icc = 1};
-    int status = header->format == WF_FORMAT_GIF    ? wf_gif_frames_open(stream, &options, frames, decoded)
+    /* A GIF's budget from its blocks before a frame is decoded (a WebP's is checked from its chunks as it opens). */
+    int status = header->format == WF_FORMAT_GIF    ? (wf_gif_animation_budget(stream, decoded) != 0 ? -1
+                                                       : wf_gif_frames_open(stream, &options, frames, decoded))
                : header->format == WF_FORMAT_WEBP ? wf_webp_frames_open(stream, &options, frames, decoded)
                                                   : (wf_outcome_fail(decoded, WF_DERIVE_ERR_UNSUPPORTED, "not an animation format"), -1);
     if (status != 0) fail(out, decoded->status, decoded->message);
@@ -179,6 +181,7 @@ static void make(const wf_header *header, wf_stream *stream, const wf_derive_req
             out->channels = a.alpha ? 4 : 3;
             out->scale_denom = 1;
             out->warnings += decoded.warnings;
+            snprintf(out->message, sizeof out->message, "%s", decoded.message); /* a note, as a still's (icc_cap.h) */
         }
     }
     WebPDataClear(&webp);

@@ -43,21 +43,17 @@ static int next_frame(void *opaque, const uint8_t **rgba, int32_t *duration_ms, 
     return 1;
 }
 
-/* The limits of animation.h, from the chunk headers; 0 when the animation may be decoded. */
-static int check_limits(const wf_webp_layout *layout, int first_only, wf_decode_outcome *out) {
-    if (layout->frames > WF_MAX_FRAMES) {
-        wf_outcome_fail(out, WF_DERIVE_ERR_TOO_LARGE, "the animation has %u frames, over the %u-frame limit", layout->frames,
-                        WF_MAX_FRAMES);
+/* The limits of animation.h, from the chunk headers; 0 when the animation may be decoded. libwebp's animation
+ * decoder keeps two canvases (the frame being composed and the one before); the whole animation's pixels
+ * count only when more than the first frame will be asked for. */
+static int check_limits(const wf_webp_layout *layout, int first_only, const wf_decode_options *options,
+                        wf_decode_outcome *out) {
+    if (wf_animation_canvas_fits("WebP", layout->canvas_width, layout->canvas_height, 2, options ? options->max_memory : 0,
+                                 out) != 0)
         return -1;
-    }
-    uint64_t pixels = (uint64_t)layout->canvas_width * layout->canvas_height * layout->frames;
-    if (!first_only && pixels > WF_MAX_FRAME_PIXELS) {
-        wf_outcome_fail(out, WF_DERIVE_ERR_TOO_LARGE, "%u frames of %u×%u are %llu pixels, over the %llu-pixel limit for an animation",
-                        layout->frames, layout->canvas_width, layout->canvas_height, (unsigned long long)pixels,
-                        (unsigned long long)WF_MAX_FRAME_PIXELS);
-        return -1;
-    }
-    return 0;
+    if (first_only) return 0;
+    return wf_animation_within_budget("WebP", layout->canvas_width, layout->canvas_height, layout->frames,
+                                      layout->frame_pixels, out);
 }
 
 static int open_decoder(frames_state *state, const wf_webp_layout *layout, wf_frames *frames, wf_decode_outcome *out) {
@@ -97,7 +93,7 @@ int wf_webp_frames_from_memory(uint8_t *bytes, size_t length, int first_only, co
     state->bytes = bytes;
     state->length = length;
     wf_webp_layout layout;
-    if (wf_webp_layout_for_decode(bytes, length, &layout, out) != 0 || check_limits(&layout, first_only, out) != 0 ||
+    if (wf_webp_layout_for_decode(bytes, length, &layout, out) != 0 || check_limits(&layout, first_only, options, out) != 0 ||
         open_decoder(state, &layout, frames, out) != 0) {
         close_frames(state);
         return -1;

@@ -1,4 +1,5 @@
 #include "webp_support.h"
+#include "icc_cap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,8 +137,12 @@ int wf_webp_layout_of(const uint8_t *bytes, size_t length, wf_webp_layout *layou
     layout->canvas_width = wf_le24(vp8x + 4) + 1;
     layout->canvas_height = wf_le24(vp8x + 7) + 1;
     while ((status = wf_webp_walk_next(&walk)) == WF_WEBP_WALK_CHUNK) {
-        if (memcmp(walk.tag, "ANMF", 4) == 0) layout->frames++;
-        else if (memcmp(walk.tag, "ICCP", 4) == 0 && layout->icc == NULL) {
+        if (memcmp(walk.tag, "ANMF", 4) == 0) {
+            layout->frames++;
+            uint8_t frame[12]; /* x, y, width - 1, height - 1: 24 bits each */
+            if (walk.size >= sizeof frame && wf_webp_walk_payload(&walk, frame, sizeof frame) == 0)
+                layout->frame_pixels += (wf_le24(frame + 6) + 1ull) * (wf_le24(frame + 9) + 1ull);
+        } else if (memcmp(walk.tag, "ICCP", 4) == 0 && layout->icc == NULL) {
             layout->icc = bytes + walk.offset; /* inside `bytes`: the walk checked the RIFF fits the buffer */
             layout->icc_length = walk.size;
         }
@@ -172,10 +177,7 @@ int wf_webp_layout_for_decode(const uint8_t *bytes, size_t length, wf_webp_layou
 void wf_webp_take_icc(const wf_webp_layout *layout, const wf_decode_options *options, wf_decode_outcome *out) {
     /* As browsers do: the profile counts only when VP8X says there is one. */
     if (!options->want_icc || !(layout->flags & WF_WEBP_FLAG_ICC) || layout->icc == NULL || layout->icc_length == 0) return;
-    if (layout->icc_length > WF_MAX_ICC_LENGTH) {
-        out->warnings++;
-        return;
-    }
+    if (!wf_icc_fits(layout->icc_length, out)) return;
     out->icc = malloc(layout->icc_length);
     if (!out->icc) {
         out->warnings++;

@@ -68,6 +68,7 @@ typedef struct {
     uint32_t flags;
     uint32_t canvas_width, canvas_height;
     uint32_t frames;
+    uint64_t frame_pixels; /* the ANMF frames' sizes, summed (animation.h's budget) */
     const uint8_t *icc;
     size_t icc_length;
     char message[160];
@@ -90,8 +91,8 @@ uint8_t *wf_webp_slurp(wf_stream *stream, size_t *length, wf_decode_outcome *out
 /* The layout of a file in memory as a decode failure (`out`); 0 when it was read. */
 int wf_webp_layout_for_decode(const uint8_t *bytes, size_t length, wf_webp_layout *layout, wf_decode_outcome *out);
 
-/* The ICCP chunk into `out->icc` when wanted and flagged, under WF_MAX_ICC_LENGTH (a larger one is dropped
- * with a warning). */
+/* The ICCP chunk into `out->icc` when wanted and flagged, within the profile cap (icc_cap.h: a larger one is
+ * left out with a warning). */
 void wf_webp_take_icc(const wf_webp_layout *layout, const wf_decode_options *options, wf_decode_outcome *out);
 
 /* Frames over `bytes` (a whole file), which the frames take over and free. `first_only`: only the first frame

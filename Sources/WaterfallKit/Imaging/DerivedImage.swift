@@ -14,11 +14,14 @@ public struct DerivedImage: Sendable, Equatable {
     public var colorProfileLength: Int
     /// Recoverable oddities on the way: a dropped profile, a damaged ancillary PNG chunk.
     public var warnings: Int
+    /// The one a user should hear of, as one line without the file's name ("its 4.0 MiB ICC colour profile
+    /// is over the 1 MiB limit: …"), or nil.
+    public var warning: String?
     /// The image's mean colour; nil for an animation (its still tile has one) or a wholly transparent image.
     public var averageColor: AverageColor?
 
     public init(format: ImageFormat, width: Int, height: Int, source: ImageHeader, dctScale: Int = 1,
-                colorProfileLength: Int = 0, warnings: Int = 0, averageColor: AverageColor? = nil) {
+                colorProfileLength: Int = 0, warnings: Int = 0, warning: String? = nil, averageColor: AverageColor? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -26,6 +29,7 @@ public struct DerivedImage: Sendable, Equatable {
         self.dctScale = dctScale
         self.colorProfileLength = colorProfileLength
         self.warnings = warnings
+        self.warning = warning
         self.averageColor = averageColor
     }
 }

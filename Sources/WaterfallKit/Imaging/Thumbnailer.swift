@@ -95,6 +95,7 @@ public struct Thumbnailer: Sendable {
     private static func image(from result: wf_derive_result) -> Result<DerivedImage, DeriveError> {
         guard result.status == WF_DERIVE_OK else { return .failure(error(from: result)) }
         let header = result.source
+        let note = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return .success(DerivedImage(
             format: ImageFormat(output: result.output_format) ?? .jpeg,
             width: Int(result.width),
@@ -103,6 +104,7 @@ public struct Thumbnailer: Sendable {
             dctScale: Int(result.scale_denom),
             colorProfileLength: Int(result.icc_length),
             warnings: Int(result.warnings),
+            warning: note.isEmpty ? nil : note,
             averageColor: result.has_average != 0
                 ? AverageColor(red: result.average_rgb.0, green: result.average_rgb.1, blue: result.average_rgb.2) : nil
         ))

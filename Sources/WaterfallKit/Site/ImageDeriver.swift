@@ -45,7 +45,8 @@ struct ImageDeriver: Sendable {
 
     /// What became of one photo that had to be opened.
     private enum Processed {
-        case published(Photo, [DerivedFile], WorkSplit)
+        /// With the decoder's note for the user, if it left one (an ICC profile over the cap, left out).
+        case published(Photo, [DerivedFile], WorkSplit, note: String?)
         case skipped(String, WorkSplit)
         /// A write failed: the build stops.
         case stop(String)
@@ -105,10 +106,11 @@ struct ImageDeriver: Sendable {
             var images: [DerivedFile] = []
             if let result = results[index] {
                 switch result {
-                case .published(let read, let made, let split):
+                case .published(let read, let made, let split, let note):
                     photo = read
                     images = made
                     outcome.split = outcome.split + split
+                    if let note { outcome.warnings.append("\(PathText.display(file.source)): \(note)") }
                 case .skipped(let reason, let split):
                     outcome.split = outcome.split + split
                     outcome.skipped.append((file.source, reason))
@@ -227,7 +229,11 @@ extension ImageDeriver {
         defer { split.store += WorkSplit.seconds(since: start) }
         do {
             let images = try store(made, of: job, photo: photo, held: held)
-            return .published(photo, images, split)
+            // A decoder's note, once for the photo.
+            let note = made.values.lazy.compactMap { made -> String? in
+                if case .encoded(let encoded, _) = made { encoded.image.warning } else { nil }
+            }.min()
+            return .published(photo, images, split, note: note)
         } catch {
             return .stop(Self.stopping(error.description))
         }
