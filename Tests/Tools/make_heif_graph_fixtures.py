@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Makes the hostile HEIF item graphs in Tests/WaterfallKitTests/Fixtures/formats/heif-graphs, and expected.json;
-with --items N FILE, one HEIC of N items for measuring (not a fixture).
+the grids with holes in Fixtures/formats/heif-holes; with --items N FILE, one HEIC of N items for measuring (not
+a fixture).
 
 Run it again only on purpose (the files are committed); standard library only:
     python3 Tests/Tools/make_heif_graph_fixtures.py
@@ -12,6 +13,10 @@ that names itself, derivations nested deeper than any camera writes, and item, t
 past Waterfall's limits (heif_graph.h), and alpha images in a ring (libheif 1.15 decodes them forever). The well-formed tile some of them need is the coded image of the
 committed still.heic or still.avif. expected.json says what every reader must answer: the error kind and
 the start of its one-line message.
+
+heif-holes holds grids whose tiles leave part of the picture uncovered: a grid taller than its one tile, and a
+tile that declares (`ispe`) twice the height it is coded at. libheif 1.15 leaves those rows as the memory it
+got: readable files, which must come out the same (black there) on every build.
 """
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ from heifbox import Coded, box, full_box, grid_descriptor, heif_file, ispe  # no
 REPO = Path(__file__).resolve().parents[2]
 FORMATS = REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "formats"
 OUT = FORMATS / "heif-graphs"
+HOLES = FORMATS / "heif-holes"
 
 # Waterfall's limits (Sources/CImageIO/heif/heif_graph.h): keep them in step.
 MAX_ITEMS = 2048
@@ -166,6 +172,28 @@ def many_items(count: int) -> bytes:
     return ftyp + meta(head) + box(b"mdat", tile["data"])
 
 
+def uncovered(brand: bytes, lying_tile: bool) -> bytes:
+    """A grid of one coded tile, twice as tall as the tile is coded: the tile declares its coded size (the grid's
+    lower half is in no tile), or, with `lying_tile`, the grid's size (its lower half is not in the bitstream)."""
+    coded = Coded(FORMATS / "heif" / ("still.avif" if brand == b"avif" else "still.heic"))
+    tile = coded_tile(brand, 2)
+    if lying_tile:
+        tile["properties"] = [coded.config, ispe(coded.width, 2 * coded.height)]
+    grid = derived(1, b"grid", data=grid_descriptor(1, 1, coded.width, 2 * coded.height))
+    grid["properties"] = [ispe(coded.width, 2 * coded.height)]
+    return heif_file(brand, [grid, tile], 1, [(b"dimg", 1, [2])])
+
+
+def make_holes() -> None:
+    if HOLES.exists():
+        shutil.rmtree(HOLES)
+    HOLES.mkdir(parents=True)
+    (HOLES / "grid-taller-than-tile.heic").write_bytes(uncovered(b"heic", lying_tile=False))
+    (HOLES / "grid-taller-than-tile.avif").write_bytes(uncovered(b"avif", lying_tile=False))
+    (HOLES / "tile-coded-smaller.heic").write_bytes(uncovered(b"heic", lying_tile=True))
+    print(f"3 fixtures in {HOLES.relative_to(REPO)}")
+
+
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--items":
         Path(sys.argv[3]).write_bytes(many_items(int(sys.argv[2])))
@@ -225,6 +253,7 @@ def main() -> None:
         "fixtures": expected,
     }, indent=2, ensure_ascii=False) + "\n")
     print(f"{len(expected)} fixtures in {OUT.relative_to(REPO)}")
+    make_holes()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
  * `imir`), as RGB or RGBA; heif_color.c makes 8-bit samples and the profile of them; rows go to the sink.
  * The common AVIF goes by libavif instead (avif_decode.c), which is faster at it.
  */
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +28,27 @@ static void fail_heif(const wf_heif *heif, wf_decode_outcome *out, struct heif_e
     wf_status status;
     wf_heif_describe(heif, error, name, text, sizeof text, &status);
     wf_outcome_fail(out, derive_status(error, status), "%s", text);
+}
+
+/* libheif 1.15 assembles a grid in memory it never clears, and pastes each tile at the sum of the widths and
+ * heights before it: where the tiles do not cover the grid (a grid taller than its tiles, a tile coded smaller
+ * than its `ispe`), the picture shows whatever that memory held before (pixels of an earlier photo, freed
+ * pointers), different on every run. So while libheif decodes, the heap hands out zeroed memory (glibc's
+ * perturb byte 0xFF: 0 on malloc, 0xFF on free; fresh pages are zero already): such rows come out black, the
+ * same every time. Planes are never served from the thread caches (64 rows of 64 bytes at least), which
+ * perturbing does not reach. Counted, for threads that decode at once (a decoder process runs one job, a
+ * test process several). */
+static pthread_mutex_t zeroing_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned zeroing_decodes;
+
+static void zero_new_memory(int on) {
+#ifdef __GLIBC__
+    pthread_mutex_lock(&zeroing_lock);
+    if (on ? zeroing_decodes++ == 0 : --zeroing_decodes == 0) mallopt(M_PERTURB, on ? 0xFF : 0);
+    pthread_mutex_unlock(&zeroing_lock);
+#else
+    (void)on;
+#endif
 }
 
 /* Pushes the decoded image's rows through the colour plan to the sink. */
@@ -77,7 +100,9 @@ static void decode_primary(wf_heif *heif, const wf_decode_options *options, cons
     /* A damaged bitstream is an error, not a picture of noise (libde265 decodes through damage otherwise). */
     decoding->strict_decoding = 1;
     struct heif_image *image = NULL;
+    zero_new_memory(1);
     struct heif_error error = heif_decode_image(heif->primary, &image, heif_colorspace_RGB, chroma, decoding);
+    zero_new_memory(0);
     heif_decoding_options_free(decoding);
     if (error.code != heif_error_Ok) {
         fail_heif(heif, out, error, name);
