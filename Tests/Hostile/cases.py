@@ -33,6 +33,9 @@ import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import bombs
+import disk
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "Tests" / "WaterfallKitTests" / "Fixtures"
 GALLERY = FIXTURES / "gallery"
@@ -62,6 +65,20 @@ NAME_MAX = 255  # bytes in one file name (Linux)
 # Prefix of every marker token: a word no input, theme or template ever contains, so any occurrence of it
 # in the site is a leak from outside.
 MARKER_PREFIX = "zqsecret"
+
+# Issue 26's additions: a HEIF reference ring in every fifth case, a frame bomb in every fifth (each kind in
+# turn); and in cases whose cache the build accepts (some 80%), swaps during the first build, and a small
+# disk for the output (out/ a tmpfs that a build fills).
+SWAP_RATE, DISK_RATE = 0.20, 0.10
+# And, in any case, the last build's site compared with a fresh build's.
+FRESH_RATE = 0.15
+SWAP_KINDS = ["link-out", "rewrite", "flip", "fifo", "delete", "album-link-out"]
+SWAP_WEIGHTS = [35, 15, 15, 10, 10, 15]
+DISK_MUTATIONS = {"shrink-disk", "add-large", "grow-disk"}
+# Photos the small disk has no room for: real photos of some 30-150 KB, whose images take more than a
+# shrunk disk's slack (at most 48 KB).
+LARGE_PHOTOS = ["SampleGallery/retina-fundus.jpg", "SampleGallery/cameraman.jpg", "SampleGallery/brick-wall.jpg",
+                "SampleGallery/coffee-cup.jpg", "SampleGallery/retina-vessels-tall.jpg"]
 
 
 # Photos that no build can read: each must be skipped with a warning (and fail a --strict build).
@@ -101,8 +118,9 @@ class Node:
     """One entry on disk, by path relative to the sandbox.
 
     kind: "dir", "file", "link" or "fifo". A file's bytes are `chunk * repeat` (huge files stay small in
-    memory and in scripts) or a fixture copied as it is (`source`, relative to the repository). A link's
-    `target` is used as it is, unless `absolute`: then it is a path in the sandbox, made absolute on disk.
+    memory and in scripts), a fixture copied as it is (`source`, relative to the repository), or a hostile
+    image of bombs.py (`bomb`, its kind). A link's `target` is used as it is, unless `absolute`: then it is
+    a path in the sandbox, made absolute on disk.
     """
 
     path: bytes
@@ -112,6 +130,7 @@ class Node:
     source: str | None = None
     target: bytes = b""
     absolute: bool = False
+    bomb: str | None = None
 
 
 @dataclass
@@ -126,19 +145,39 @@ class Feature:
 
 
 @dataclass(frozen=True)
+class Swap:
+    """Changes made to the input while a build runs (swapper.py): one kind per target, the targets drawn
+    with Random(seed) from what is on disk at that point."""
+
+    seed: int
+    kinds: tuple[str, ...]
+
+    def describe(self) -> str:
+        return "swaps during it: " + ", ".join(self.kinds)
+
+
+@dataclass(frozen=True)
 class Build:
-    """One `waterfall build` (two at once into the same output when `concurrent`)."""
+    """One `waterfall build` (two at once into the same output when `concurrent`). `swap`: the input changes
+    while it runs; `fresh`: its site is compared with a fresh build's (a new output and cache); `full_disk`:
+    the output's small disk has no room for what it must write."""
 
     originals: str | None = None  # None: the option is not given
     strict: bool = False
     follow: bool = False
     concurrent: bool = False
     jobs: int | None = None
+    swap: Swap | None = None
+    fresh: bool = False
+    full_disk: bool = False
 
     def describe(self) -> str:
         flags = self.flags()
         text = "build" + (" " + " ".join(flags) if flags else "")
-        return text + (" (two at once)" if self.concurrent else "")
+        text += " (two at once)" if self.concurrent else ""
+        text += f" ({self.swap.describe()})" if self.swap else ""
+        text += " (on a full disk)" if self.full_disk else ""
+        return text + (" (then compared with a fresh build)" if self.fresh else "")
 
     def flags(self) -> list[str]:
         flags = []
@@ -157,7 +196,9 @@ class Build:
 class Mutation:
     """A change between builds; the target is chosen on disk when it runs, with Random(seed)."""
 
-    kind: str  # rename-newline, rename-album, delete, add, replace, poison-cache, restore-tmp-link, drop-configs
+    # rename-newline, rename-album, delete, add, replace, poison-cache, restore-tmp-link, drop-configs; and for
+    # the small disk shrink-disk, add-large, grow-disk; after swaps during a build, restore-swapped
+    kind: str
     seed: int
 
     def describe(self) -> str:
@@ -174,6 +215,12 @@ class Case:
     theme: bool  # build with --templates theme
     cache: str | None  # --cache-dir, relative to the sandbox; None for the default (out/.waterfall/cache)
     steps: list[Build | Mutation]
+    disk: bool = False  # out/ is a small tmpfs (disk.py): mounted when the harness runs as root
+
+    def without_disk(self) -> "Case":
+        """The case without its small disk and the steps that need one."""
+        steps = [s for s in self.steps if not (isinstance(s, Mutation) and s.kind in DISK_MUTATIONS)]
+        return replace(self, disk=False, steps=[replace(s, full_disk=False) if isinstance(s, Build) else s for s in steps])
 
     @property
     def label(self) -> str:
@@ -188,7 +235,7 @@ class Case:
 
     def describe(self) -> str:
         lines = [f"{self.label}: theme={'theme' if self.theme else 'default'} "
-                 f"cache={self.cache or 'default'}"]
+                 f"cache={self.cache or 'default'}" + (" out=a small tmpfs" if self.disk else "")]
         for feature in self.features:
             paths = ", ".join(show(n.path) + ("/" if n.kind == "dir" else "") +
                               (f" -> {show(n.target)}" if n.kind == "link" else "") +
@@ -217,6 +264,8 @@ class Generator:
     def __init__(self, seed: str, index: int):
         self.seed, self.index = seed, index
         self.rng = random.Random(f"waterfall-hostile:{seed}:{index}")
+        # Issue 26's additions draw from a stream of their own, so that every case keeps what it held before.
+        self.extra = random.Random(f"waterfall-hostile-26:{seed}:{index}")
         self.features: list[Feature] = []
         self.photos: list[bytes] = []  # photos made so far (sandbox paths), for sidecars and links
         self.albums: list[bytes] = [b"input"]  # folders a photo may go into
@@ -719,6 +768,39 @@ class Generator:
             steps.append(self.build_step())
         return steps
 
+    # -- issue 26: reference rings, frame bombs, swaps during a build, a full disk
+
+    def feature_heif_ring(self, kind: str) -> None:
+        """A HEIC or AVIF whose items refer to each other in a ring (bombs.RINGS): never published."""
+        path = self.unique(self.extra.choice(self.albums) + b"/ring" + bombs.extension(kind).encode())
+        self.add(f"HEIF reference ring: {kind}", [Node(path, "file", bomb=kind)])
+
+    def feature_frame_bomb(self, kind: str) -> None:
+        """A small file that costs a naive reader gigabytes or minutes (bombs.BOMBS): published or skipped."""
+        path = self.unique(self.extra.choice(self.albums) + b"/bomb" + bombs.extension(kind).encode())
+        self.add(f"frame bomb: {kind}", [Node(path, "file", bomb=kind)])
+
+    def swap_steps(self, steps: list[Build | Mutation]) -> list[Build | Mutation]:
+        """The first build (it reads every photo) gets swaps during it; then, sometimes, the swapped photos are
+        put back, and a build whose site must be a fresh build's."""
+        r = self.extra
+        token = self.token()
+        video = b"outside/video-" + token.encode() + b".mp4"
+        self.add("outside video (for a video's swap)", [Node(video, "file", chunk=marked_video(token))], {video: token})
+        kinds = tuple(r.choices(SWAP_KINDS, SWAP_WEIGHTS, k=r.randint(1, 3)))
+        first = replace(steps[0], concurrent=False, strict=False, swap=Swap(r.randrange(2**31), kinds))
+        after: list[Build | Mutation] = [Mutation("restore-swapped", r.randrange(2**31))] if r.random() < 0.5 else []
+        after.append(Build(originals=first.originals, follow=first.follow, fresh=True))
+        return [first] + after + steps[1:]
+
+    def disk_steps(self) -> list[Build | Mutation]:
+        """A build with room; the disk shrunk to what it holds (and a little), two more photos, a build that
+        must stop on the full disk; room again, and a build whose site must be a fresh build's."""
+        r = self.extra
+        plain = Build(originals=r.choices([None, "link", "copy"], [60, 20, 20])[0], jobs=1 if r.random() < 0.2 else None)
+        return [plain, Mutation("shrink-disk", r.randrange(2**31)), Mutation("add-large", r.randrange(2**31)),
+                replace(plain, full_disk=True), Mutation("grow-disk", 0), replace(plain, fresh=True)]
+
     def generate(self) -> Case:
         self.make_outside()
         self.make_output()
@@ -739,8 +821,22 @@ class Generator:
             self.make_theme()
         cache = self.choose_cache()
         steps = self.make_steps()
+        # Every kind of ring and bomb in turn, so that any 150 cases hold each two or three times.
+        if self.index % 5 == 1:
+            self.feature_heif_ring(sorted(bombs.RINGS)[self.index // 5 % len(bombs.RINGS)])
+        if self.index % 5 == 3:
+            self.feature_frame_bomb(sorted(bombs.BOMBS)[self.index // 5 % len(bombs.BOMBS)])
+        # Only where the cache is one the build accepts: with any other, no build reads a photo.
+        usable = cache in (None, "cache")
+        if usable and self.extra.random() < SWAP_RATE:
+            steps = self.swap_steps(steps)
+        small_disk = usable and self.extra.random() < DISK_RATE
+        if small_disk:
+            steps = steps + self.disk_steps()
+        if self.extra.random() < FRESH_RATE and isinstance(steps[-1], Build) and not steps[-1].concurrent:
+            steps[-1] = replace(steps[-1], fresh=True)  # whatever the case did before, its last site is a fresh one
         # Nodes at the same path (a folder's waterfall.json, mostly) replace each other in feature order.
-        return Case(self.seed, self.index, self.features, theme, cache, steps)
+        return Case(self.seed, self.index, self.features, theme, cache, steps, disk=small_disk)
 
 
 def generate(seed: str, index: int) -> Case:
@@ -771,6 +867,13 @@ def marked_photo(kind: str, token: str, rng: random.Random) -> bytes:
     app1 = b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif
     comment = b"\xff\xfe" + struct.pack(">H", len(token) + 2) + token.encode()
     return data[:2] + app1 + comment + data[2:]
+
+
+def marked_video(token: str) -> bytes:
+    """The sample video with its last bytes (the end of its media data) replaced by `token`: the same size,
+    still a video, and any copy of it in the site holds the token."""
+    data = (REPO / VIDEO).read_bytes()
+    return data[:-len(token)] + token.encode()
 
 
 # MARK: - Laying a case out on disk
@@ -820,23 +923,31 @@ def make_node(root: bytes, node: Node, recorder: Recorder | None = None) -> None
             recorder.folder(node.path)
     elif node.kind == "file":
         if os.path.islink(full) or (os.path.lexists(full) and not os.path.isdir(full)):
+            if recorder and (os.path.islink(full) or not os.path.isfile(full)):
+                recorder.add(f"rm -f {q(node.path)}")  # a link or FIFO a swap put there: never written through
             os.unlink(full)
         with open(full, "wb") as handle:
             if node.source is not None:
                 handle.write((REPO / node.source).read_bytes())
+            elif node.bomb is not None:
+                handle.write(bombs.file_bytes(node.bomb))
             else:
                 for _ in range(node.repeat):
                     handle.write(node.chunk)
         if recorder:
-            if node.source is not None:
+            if node.bomb is not None:
+                recorder.add(f"wf_bomb {q(node.path)} {q(node.bomb.encode())}")
+            elif node.source is not None:
                 recorder.add(f'cp "$REPO"/{q(node.source.encode())} {q(node.path)}')
             elif node.repeat == 1 and b"\0" not in node.chunk and len(node.chunk) <= 2000:
                 recorder.add(f"printf %s {q(node.chunk) if node.chunk else chr(39) * 2} > {q(node.path)}")
             else:
-                encoded = base64.b64encode(node.chunk).decode()
-                recorder.add(f"wf_write {q(node.path)} {encoded} {node.repeat}")
+                encoded = base64.b64encode(node.chunk).decode()  # on stdin: an argument holds 128 KiB at most
+                recorder.add(f"wf_write {q(node.path)} {node.repeat} <<'B64'\n{encoded}\nB64")
     elif node.kind == "link":
         if os.path.lexists(full):
+            if recorder:
+                recorder.add(f"rm -f {q(node.path)}")
             os.unlink(full)
         target = os.path.join(root, node.target) if node.absolute else node.target
         os.symlink(target, full)
@@ -844,6 +955,8 @@ def make_node(root: bytes, node: Node, recorder: Recorder | None = None) -> None
             recorder.add(f'ln -s {"$PWD/" if node.absolute else ""}{q(node.target)} {q(node.path)}')
     elif node.kind == "fifo":
         if os.path.lexists(full):
+            if recorder:
+                recorder.add(f"rm -f {q(node.path)}")
             os.unlink(full)
         os.mkfifo(full)
         if recorder:
@@ -911,8 +1024,10 @@ def prefixed(tag: bytes, name: bytes) -> bytes:
     return tag + rest
 
 
-def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Recorder | None = None) -> Mutated:
-    """Does `mutation` in the sandbox of `case`, and says what it did."""
+def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Recorder | None = None,
+                   swapped: list[tuple] = ()) -> Mutated:
+    """Does `mutation` in the sandbox of `case`, and says what it did. `swapped`: how to put back what the
+    swaps during the last build with swaps changed (swapper.Swapped.restore)."""
     rng = random.Random(f"mutation:{mutation.seed}")
     entries = _walk(root, b"input")
     photos = [p for p in entries if is_photo_name(p.rpartition(b"/")[2]) and not os.path.isdir(os.path.join(root, p))]
@@ -1027,7 +1142,69 @@ def apply_mutation(root: bytes, case: Case, mutation: Mutation, recorder: Record
                 recorder.add("rm -rf out/.waterfall/tmp")
         make_node(root, Node(b"out/.waterfall/tmp", "link", target=b"victim", absolute=True), recorder)
         return Mutated([], added, "made out/.waterfall/tmp a symlink to victim/")
+    if mutation.kind == "restore-swapped":
+        return _restore_swapped(root, swapped, recorder)
+    if mutation.kind in DISK_MUTATIONS:
+        return _small_disk(root, case, mutation, rng, recorder)
     raise ValueError(mutation.kind)
+
+
+def _restore_swapped(root: bytes, swapped: list[tuple], recorder: Recorder | None) -> Mutated:
+    """Puts back each photo and album the swaps changed, as it was before them."""
+    removed, added = [], []
+    for entry in swapped:
+        if entry[0] == "file":
+            _, path, data = entry
+            full = os.path.join(root, path)
+            if os.path.isdir(full) and not os.path.islink(full):
+                continue  # a folder took its place since: leave it
+            make_node(root, Node(path, "file", chunk=data), recorder)
+            removed.append(path)
+            added.append(path)
+        else:
+            _, album, moved = entry
+            full = os.path.join(root, album)
+            if os.path.islink(full) and os.path.isdir(os.path.join(root, moved)):
+                os.unlink(full)
+                os.rename(os.path.join(root, moved), full)
+                if recorder:
+                    recorder.add(f"rm {q(album)} && mv {q(moved)} {q(album)}")
+                removed += [album, moved]
+                added += [album] + _walk(root, album)
+    aside = os.path.join(root, b"aside")  # where the swapper moved albums (swapper.py)
+    if os.path.isdir(aside) and not os.path.islink(aside) and not os.listdir(aside):
+        os.rmdir(aside)
+        if recorder:
+            recorder.add("rmdir aside")
+        removed.append(b"aside")
+    if not removed:
+        return Mutated([], [], "nothing swapped to put back")
+    return Mutated(removed, added, "put back " + ", ".join(show(p) for p in removed if not p.startswith(b"aside/")))
+
+
+def _small_disk(root: bytes, case: Case, mutation: Mutation, rng: random.Random, recorder: Recorder | None) -> Mutated:
+    """The small disk's changes: shrunk to what it holds plus a little slack, two photos more, room again."""
+    out = os.path.join(root, b"out")
+    if not case.disk or not disk.is_mounted(out):
+        return Mutated([], [], "no small disk")
+    if mutation.kind == "shrink-disk":
+        slack = rng.choice([0, 4, 16, 48])
+        size = disk.used_kb(out) + slack
+        disk.resize(out, size)
+        if recorder:
+            recorder.add(f"mount -o remount,size=$(( $(df -k --output=used out | tail -1) + {slack} ))k out  # {size} KB")
+        return Mutated([], [], f"shrunk the disk of out/ to {size} KB ({slack} KB free)")
+    if mutation.kind == "grow-disk":
+        disk.resize(out, disk.ROOM_KB)
+        if recorder:
+            recorder.add(f"mount -o remount,size={disk.ROOM_KB}k out")
+        return Mutated([], [], f"the disk of out/ grown to {disk.ROOM_KB} KB")
+    added = []
+    for n, source in enumerate(rng.sample(LARGE_PHOTOS, 2)):
+        path = b"input/no-room-%d.jpg" % n
+        make_node(root, Node(path, "file", source=source), recorder)
+        added.append(path)
+    return Mutated([], added, "added " + ", ".join(show(p) for p in added))
 
 
 # MARK: - Shrinking
@@ -1062,9 +1239,16 @@ def smaller_cases(case: Case):
         yield replace(case, theme=False, features=[f for f in case.features if not f.name.startswith("theme")])
     if case.cache is not None:
         yield replace(case, cache=None)
+    if case.disk:
+        yield case.without_disk()
     for n, step in enumerate(case.steps):
         if isinstance(step, Build) and step != Build():
             for plainer in (replace(step, concurrent=False), replace(step, originals=None), replace(step, strict=False),
-                            replace(step, follow=False), replace(step, jobs=None)):
+                            replace(step, follow=False), replace(step, jobs=None), replace(step, swap=None),
+                            replace(step, fresh=False)):
                 if plainer != step:
                     yield replace(case, steps=case.steps[:n] + [plainer] + case.steps[n + 1:])
+            if step.swap and len(step.swap.kinds) > 1:
+                for m in range(len(step.swap.kinds)):
+                    fewer = replace(step.swap, kinds=step.swap.kinds[:m] + step.swap.kinds[m + 1:])
+                    yield replace(case, steps=case.steps[:n] + [replace(step, swap=fewer)] + case.steps[n + 1:])

@@ -18,7 +18,23 @@ The invariants (issue 10), numbered as in failure messages:
    and no site file with the hash of an outside file (unless `--follow-symlinks` and a link leads there);
 7. a build that exits 0 on an input with no bad entry leaves an `index.html`; a `--strict` build on an
    input with a bad entry (a name that is not UTF-8, a FIFO, a symlink leading outside the input, an
-   unreadable photo) exits 1 and changes nothing in the site.
+   unreadable photo, a HEIF whose items refer to each other in a ring) exits 1 and changes nothing in the
+   site;
+
+and those of issue 26:
+
+8. no process of a build (the build, its decoders, its helpers) takes more than 512 MiB of memory: every
+   photo of a case is small, and a bomb must be refused from its header, not decoded;
+9. on a full disk (the output's small tmpfs shrunk to what it holds), a build that succeeded with room
+   exits 1 with one line that names the lack of space, leaves the site exactly as it was, and leaves no
+   file in the output's or the cache's scratch folder;
+10. a build after swaps during a build, or after a full disk, makes the site a fresh build (a new output,
+   a new cache) makes of the same input: nothing stale or foreign stays in the cache.
+
+Invariant 6 covers the cache folder too (after a swap, an outside file's caption or bytes must not be
+stored there either). During a build with swaps, the input changes under it: what the swaps changed is
+not the build's doing (2), and an entry counts as bad for 7 only if it was bad both before the build and
+just after the swaps (the build may have read it at either time).
 """
 from __future__ import annotations
 
@@ -31,7 +47,10 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import unquote_to_bytes
 
+import bombs
 from cases import MARKER_PREFIX, JUNK, REPO, VIDEO, is_photo_name, junk_bytes, show
+
+MEMORY_LIMIT_MB = 512
 
 TITLES = {
     1: "exit status 0, 1 or 64; no signal, no hang",
@@ -41,6 +60,9 @@ TITLES = {
     5: "every href, src and srcset resolves to a file of the site",
     6: "nothing from outside the input or theme in the site",
     7: "exit 0 on a clean input writes index.html; --strict with a bad entry exits 1 and changes nothing",
+    8: f"no process of a build takes more than {MEMORY_LIMIT_MB} MiB",
+    9: "a full disk: exit 1, one line naming the lack of space, the last site as it was, nothing half-written",
+    10: "after swaps or a full disk, the next build's site is a fresh build's",
 }
 
 Snapshot = dict[bytes, tuple]
@@ -136,19 +158,31 @@ def _unreadable_photo(path: bytes) -> str | None:
     with open(path, "rb") as handle:
         start = handle.read(8)
     if not (start.startswith(JPEG_START) or start == PNG_START):
-        return None if sha256_file(path) == VIDEO_HASH else "not a JPEG, PNG or the sample video"
+        digest = sha256_file(path)
+        if digest in bombs.ring_hashes():
+            return "a HEIF whose image items refer to each other in a ring"
+        if digest == VIDEO_HASH or digest in bombs.bomb_hashes():
+            return None  # a bomb's first frame may be published; the video is
+        return "not a JPEG, PNG, bomb or the sample video"
     if sha256_file(path) in JUNK_HASHES:
         return "a damaged photo"
     return None
 
 
 def bad_entries(root: bytes, follow: bool, cache: bytes | None) -> list[str]:
-    """The entries of the input that a build must skip with a warning, and that fail a --strict build.
+    """The entries of the input that a build must skip with a warning, and that fail a --strict build, as
+    `PATH: why` lines (see bad_paths)."""
+    return [f"{show(path)}: {why}" for path, why in bad_paths(root, follow, cache).items()]
+
+
+def bad_paths(root: bytes, follow: bool, cache: bytes | None) -> dict[bytes, str]:
+    """The entries of the input that a build must skip with a warning, and that fail a --strict build: why,
+    by sandbox path.
 
     Sound rather than complete: only what surely cannot be published is listed. Dot-names are ignored as
     the build ignores them; symlinked folders are not entered, nor the cache folder (never scanned)."""
     input_root = os.path.realpath(os.path.join(root, b"input"))
-    bad: list[str] = []
+    bad: dict[bytes, str] = {}
     if cache == b"input":
         return bad
     stack = [b"input"]
@@ -173,22 +207,22 @@ def bad_entries(root: bytes, follow: bool, cache: bytes | None) -> list[str]:
                 continue
             if stat.S_ISFIFO(info.st_mode):
                 if photo or sidecar or (name == b"waterfall.json" and (folder == b"input" or any(map(is_photo_name, siblings)))):
-                    bad.append(f"{show(rel)}: a FIFO")
+                    bad[rel] = "a FIFO"
                 continue
             if photo and not _is_utf8(rel):
-                bad.append(f"{show(rel)}: a photo whose path is not UTF-8")
+                bad[rel] = "a photo whose path is not UTF-8"
                 continue
             if stat.S_ISLNK(info.st_mode):
                 real = os.path.realpath(full)
                 outside = not (real == input_root or real.startswith(input_root + b"/"))
                 leads_to_folder = os.path.isdir(full)
                 if outside and not follow and (photo or sidecar or (leads_to_folder and _holds_photos(full))):
-                    bad.append(f"{show(rel)}: a symlink to {show(os.readlink(full))}, outside the input")
+                    bad[rel] = f"a symlink to {show(os.readlink(full))}, outside the input"
                     continue
             if photo:
                 reason = _unreadable_photo(full)
                 if reason:
-                    bad.append(f"{show(rel)}: {reason}")
+                    bad[rel] = reason
     return bad
 
 
@@ -315,6 +349,8 @@ class Ran:
     seconds: float
     stderr: bytes
     hang: str | None = None  # why the harness stopped it
+    peak_kb: int = 0  # the most memory one of its processes held (resident, in KiB)
+    peak_process: str = ""  # which: "the build" or its command line
 
 
 CRASH_REASON = re.compile(r"\*\*\* (Program crashed: .*?|Swift runtime failure: .*?) \*\*\*|(Fatal error: .*)")
@@ -385,8 +421,9 @@ MARKER = re.compile(re.escape(MARKER_PREFIX.encode()) + rb"[a-z0-9]{10}")
 
 
 def check_leaks(root: bytes, site: dict[bytes, tuple], tokens: dict[bytes, str], outside_hashes: dict[str, bytes],
-                allowed: set[bytes]) -> list[str]:
-    """6: no marker token in a site file or file name, no site file equal to an outside file."""
+                allowed: set[bytes], folder: bytes = b"out") -> list[str]:
+    """6: no marker token in a site file or file name, no site file equal to an outside file. `site`: the
+    files by path relative to `folder` (the output, or the cache)."""
     owners = {token: path for path, token in tokens.items()}
     problems = []
 
@@ -395,20 +432,85 @@ def check_leaks(root: bytes, site: dict[bytes, tuple], tokens: dict[bytes, str],
         return owner is None or not any(under(owner, a) for a in allowed)
 
     for path, entry in sorted(site.items()):
+        shown = show(folder + b"/" + path)
         for token in {m.decode() for m in MARKER.findall(path.lower())}:
             if leaked(token):
-                problems.append(f"out/{show(path)}: its name holds the marker of {show(owners.get(token, b'?'))}")
+                problems.append(f"{shown}: its name holds the marker of {show(owners.get(token, b'?'))}")
         if entry[0] != "file":
             continue
         if entry[1] in outside_hashes and not any(under(outside_hashes[entry[1]], a) for a in allowed):
-            problems.append(f"out/{show(path)} is a copy of {show(outside_hashes[entry[1]])}")
+            problems.append(f"{shown} is a copy of {show(outside_hashes[entry[1]])}")
             continue
-        with open(os.path.join(root, b"out", path), "rb") as handle:
+        with open(os.path.join(root, folder, path), "rb") as handle:
             data = handle.read().lower()
         for token in sorted({m.decode() for m in MARKER.findall(data)}):
             if leaked(token):
-                problems.append(f"out/{show(path)} holds the marker of {show(owners.get(token, b'an unknown file'))}")
+                problems.append(f"{shown} holds the marker of {show(owners.get(token, b'an unknown file'))}")
     return _cap(problems)
+
+
+def check_cache_leaks(root: bytes, snap: Snapshot, cache: bytes | None, tokens: dict[bytes, str],
+                      outside_hashes: dict[str, bytes], allowed: set[bytes]) -> list[str]:
+    """6, in the cache: no regular file of the cache folder holds a marker token or an outside file's bytes
+    (a photo swapped for a link to an outside file is not stored under any key). Only a folder the build
+    made its cache (it holds CACHEDIR.TAG) is looked at."""
+    folder = cache if cache is not None else STATE + b"/cache"
+    if snap.get(folder + b"/CACHEDIR.TAG", ("missing",))[0] != "file":
+        return []
+    files = {p[len(folder) + 1:]: e for p, e in snap.items() if under(p, folder) and p != folder}
+    return check_leaks(root, files, tokens, outside_hashes, allowed, folder)
+
+
+def check_memory(runs: list[Ran]) -> list[str]:
+    """8: no process of the build held more than MEMORY_LIMIT_MB."""
+    return [f"{run.peak_process or 'the build'} held {run.peak_kb // 1024} MiB (a bomb decoded, not refused from its "
+            f"header?)" for run in runs if run.peak_kb > MEMORY_LIMIT_MB * 1024]
+
+
+SPACE = re.compile(r"no space left|out of (disk )?space|disk (is )?full|quota", re.IGNORECASE)
+
+
+def check_full_disk(runs: list[Ran], before: Snapshot, after: Snapshot, scratch: list[bytes]) -> list[str]:
+    """9: a build that ran out of space stopped: exit status 1, one line of stderr about the space, the site
+    as it was before, no file left in the scratch folders (`scratch`, sandbox paths)."""
+    problems = []
+    for run in runs:
+        if run.hang or (run.status is not None and run.status < 0):
+            continue  # invariant 1's failure
+        if run.status != 1:
+            problems.append(f"exit status {run.status} on a full disk, not 1; stderr: {_tail(run.stderr)}")
+        lines = run.stderr.decode("utf-8", "backslashreplace").splitlines()
+        about = [line for line in lines if SPACE.search(line)]
+        if len(about) != 1:
+            problems.append(f"{len(about)} lines of stderr name the lack of space, not 1: {_tail(run.stderr)}")
+    site_before, site_after = site_paths(before), site_paths(after)
+    changed = sorted(p for p in set(site_before) | set(site_after) if site_before.get(p) != site_after.get(p))
+    if changed:
+        problems.append("the site changed on a full disk: " + ", ".join(
+            f"out/{show(p)} ({describe(site_before.get(p))} -> {describe(site_after.get(p))})" for p in changed[:4])
+            + (f", … {len(changed) - 4} more" if len(changed) > 4 else ""))
+    left = sorted(p for p, e in after.items() if e[0] != "dir" and any(under(p, folder) and p != folder for folder in scratch))
+    if left:
+        problems.append("half-written files left on a full disk: " + ", ".join(show(p) for p in left[:4])
+                        + (f", … {len(left) - 4} more" if len(left) > 4 else ""))
+    return problems
+
+
+def check_fresh(site: dict[bytes, tuple], fresh: dict[bytes, tuple], decoys: set[bytes]) -> list[str]:
+    """10: the site (less the user's own files, and the folders that hold them) is the fresh build's, file for
+    file. `decoys`: the user's files, sandbox paths."""
+    theirs = {d[len(b"out/"):] for d in decoys}
+    holders = {os.path.dirname(d) for d in theirs}
+    while b"" in holders:
+        holders.discard(b"")
+    for folder in list(holders):
+        while folder:
+            holders.add(folder)
+            folder = os.path.dirname(folder)
+    mine = {p: e for p, e in site.items() if p not in theirs and not (e[0] == "dir" and p in holders)}
+    fresh = {p: e for p, e in fresh.items() if not (e[0] == "dir" and p in holders)}
+    differ = sorted(p for p in set(mine) | set(fresh) if mine.get(p) != fresh.get(p))
+    return _cap([f"out/{show(p)} is {describe(mine.get(p))}, in a fresh build {describe(fresh.get(p))}" for p in differ])
 
 
 def reachable_outside(root: bytes, follow: bool) -> set[bytes]:
@@ -433,11 +535,14 @@ def reachable_outside(root: bytes, follow: bool) -> set[bytes]:
     return reached
 
 
-def check_index_and_strict(strict: bool, runs: list[Ran], bad: list[str], before: Snapshot, after: Snapshot) -> list[str]:
+def check_index_and_strict(strict: bool, runs: list[Ran], bad: list[str], before: Snapshot, after: Snapshot,
+                           clean: bool | None = None) -> list[str]:
     """7: exit 0 on a clean input means a site with index.html; --strict on a bad input means exit 1 and
-    no change to the site."""
+    no change to the site. `clean`: whether the input had no bad entry (by default, when `bad` is empty;
+    during swaps, an entry may have been bad at one time and not another)."""
     problems = []
-    if not bad and any(run.status == 0 for run in runs) and after.get(b"out/index.html", ("missing",))[0] != "file":
+    clean = not bad if clean is None else clean
+    if clean and any(run.status == 0 for run in runs) and after.get(b"out/index.html", ("missing",))[0] != "file":
         problems.append(f"exit 0 but out/index.html is {describe(after.get(b'out/index.html'))}")
     if strict and bad:
         for run in runs:
