@@ -67,9 +67,10 @@ NAME_MAX = 255  # bytes in one file name (Linux)
 MARKER_PREFIX = "zqsecret"
 
 # Issue 26's additions: a HEIF reference ring in every fifth case, a frame bomb in every fifth (each kind in
-# turn); and in cases whose cache the build accepts (some 80%), swaps during the first build, and a small
-# disk for the output (out/ a tmpfs that a build fills).
-SWAP_RATE, DISK_RATE = 0.20, 0.10
+# turn); and in cases whose builds can read photos (the cache is one the build accepts, nothing makes every
+# build refuse: about half), swaps during the first build, and a small disk for the output (out/ a tmpfs that
+# a build fills).
+SWAP_RATE, DISK_RATE = 0.30, 0.16
 # And, in any case, the last build's site compared with a fresh build's.
 FRESH_RATE = 0.15
 SWAP_KINDS = ["link-out", "rewrite", "flip", "fifo", "delete", "album-link-out"]
@@ -136,12 +137,15 @@ class Node:
 @dataclass
 class Feature:
     """A hostile thing, as the nodes that make it. `tokens` maps outside paths to their marker tokens;
-    `whole` features (the theme's copy of Templates/) are never shrunk node by node."""
+    `whole` features (the theme's copy of Templates/) are never shrunk node by node; `fatal` ones make every
+    build refuse at once (a refused config or theme, a user's index.html where the site's goes), so that a
+    case holding one never reads a photo: no swaps or small disk for it."""
 
     name: str
     nodes: list[Node]
     tokens: dict[bytes, str] = field(default_factory=dict)
     whole: bool = False
+    fatal: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,11 +284,12 @@ class Generator:
     def token(self) -> str:
         return MARKER_PREFIX + "".join(self.rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10))
 
-    def add(self, name: str, nodes: list[Node], tokens: dict[bytes, str] | None = None, whole: bool = False) -> None:
+    def add(self, name: str, nodes: list[Node], tokens: dict[bytes, str] | None = None, whole: bool = False,
+            fatal: bool = False) -> None:
         # A name over 255 bytes cannot be made at all (a sidecar of a 255-byte photo name, say): left out.
         nodes = [n for n in nodes if all(len(part) <= NAME_MAX for part in n.path.split(b"/"))]
         if nodes:
-            self.features.append(Feature(name, nodes, tokens or {}, whole))
+            self.features.append(Feature(name, nodes, tokens or {}, whole, fatal))
         for node in nodes:
             self.used.add(node.path)
 
@@ -368,13 +373,14 @@ class Generator:
                                      b"out/originals/notes.txt"])
             self.add("decoy inside a generated folder", [Node(where, "file", chunk=b"mine, not Waterfall's\n")])
         elif roll < 0.28:
-            self.add("decoy where the site's index.html goes", [Node(b"out/index.html", "file", chunk=b"<p>my own page</p>\n")])
+            self.add("decoy where the site's index.html goes", [Node(b"out/index.html", "file", chunk=b"<p>my own page</p>\n")],
+                     fatal=True)
         if self.rng.random() < 0.10:
             victim = [Node(b"victim", "dir"), Node(b"victim/precious.txt", "file", chunk=b"precious\n"),
                       Node(b"victim/1-1.jpg", "file", chunk=b"not a temporary file\n")]
             self.add("restored output: .waterfall/tmp is a symlink to a folder of other files",
                      victim + [Node(b"out/.waterfall", "dir"),
-                               Node(b"out/.waterfall/tmp", "link", target=b"victim", absolute=True)])
+                               Node(b"out/.waterfall/tmp", "link", target=b"victim", absolute=True)], fatal=True)
         if self.rng.random() < 0.08:
             forged = b"README.md\nlogo.png\n../outside/secret.txt\n/etc/hostname\nimages\n"
             self.add("restored output: a manifest that lists the user's files",
@@ -655,7 +661,7 @@ class Generator:
                 b'\xef\xbb\xbf{"title": "after a BOM"}', b'{"title": "\xff\xfe"}', b"",
                 b'{"title": "' + b"x" * 1_000_000 + b'"}',
             ])
-        self.add(f"waterfall.json: {show(text[:60])}", [Node(b"input/waterfall.json", "file", chunk=text)])
+        self.add(f"waterfall.json: {show(text[:60])}", [Node(b"input/waterfall.json", "file", chunk=text)], fatal=roll >= 0.6)
 
     def feature_album_config(self) -> None:
         folder = self.rng.choice(self.albums[1:]) if len(self.albums) > 1 else None
@@ -671,7 +677,7 @@ class Generator:
             b'{"perPage": 3}', b"not json",
         ])
         nodes.append(Node(folder + b"/waterfall.json", "file", chunk=text))
-        self.add(f"album waterfall.json: {show(text[:40])}", nodes)
+        self.add(f"album waterfall.json: {show(text[:40])}", nodes, fatal=text in (b'{"perPage": 3}', b"not json"))
 
     def feature_junk(self) -> None:
         kind = self.rng.choice(sorted(JUNK))
@@ -712,7 +718,8 @@ class Generator:
             elif edit == "deep-sections":
                 depth = self.rng.choice([100, 100_000])
                 self.add(f"theme: {depth} nested sections in the footer",
-                         [Node(b"theme/footer.mustache", "file", chunk=footer + b"{{#a}}" * depth + b"{{/a}}" * depth + b"\n")])
+                         [Node(b"theme/footer.mustache", "file", chunk=footer + b"{{#a}}" * depth + b"{{/a}}" * depth + b"\n")],
+                         fatal=True)
             elif edit == "partial-bomb":
                 # 24 levels make a 218 MB page unless the renderer caps a page's size (slow until it does).
                 depth = self.rng.choices([4, 12, 24], [3, 2, 1])[0]
@@ -721,9 +728,9 @@ class Generator:
                     nodes.append(Node(f"theme/bomb{level}.mustache".encode(), "file",
                                       chunk=f"{{{{> bomb{level + 1}}}}}{{{{> bomb{level + 1}}}}}".encode()))
                 nodes.append(Node(f"theme/bomb{depth}.mustache".encode(), "file", chunk=b"0123456789ab"))
-                self.add(f"theme: partials that double {depth} times", nodes)
+                self.add(f"theme: partials that double {depth} times", nodes, fatal=depth == 24)
             else:
-                self.add("theme: tile.mustache is a FIFO", [Node(b"theme/tile.mustache", "fifo")])
+                self.add("theme: tile.mustache is a FIFO", [Node(b"theme/tile.mustache", "fifo")], fatal=True)
 
     # -- the cache
 
@@ -780,18 +787,18 @@ class Generator:
         path = self.unique(self.extra.choice(self.albums) + b"/bomb" + bombs.extension(kind).encode())
         self.add(f"frame bomb: {kind}", [Node(path, "file", bomb=kind)])
 
-    def swap_steps(self, steps: list[Build | Mutation]) -> list[Build | Mutation]:
-        """The first build (it reads every photo) gets swaps during it; then, sometimes, the swapped photos are
-        put back, and a build whose site must be a fresh build's."""
+    def swap_steps(self, first: Build) -> list[Build | Mutation]:
+        """The case's first build (it reads every photo), with swaps during it; then, sometimes, the swapped
+        photos are put back, and a build whose site must be a fresh build's."""
         r = self.extra
         token = self.token()
         video = b"outside/video-" + token.encode() + b".mp4"
         self.add("outside video (for a video's swap)", [Node(video, "file", chunk=marked_video(token))], {video: token})
         kinds = tuple(r.choices(SWAP_KINDS, SWAP_WEIGHTS, k=r.randint(1, 3)))
-        first = replace(steps[0], concurrent=False, strict=False, swap=Swap(r.randrange(2**31), kinds))
+        first = replace(first, concurrent=False, strict=False, swap=Swap(r.randrange(2**31), kinds))
         after: list[Build | Mutation] = [Mutation("restore-swapped", r.randrange(2**31))] if r.random() < 0.5 else []
         after.append(Build(originals=first.originals, follow=first.follow, fresh=True))
-        return [first] + after + steps[1:]
+        return [first] + after
 
     def disk_steps(self) -> list[Build | Mutation]:
         """A build with room; the disk shrunk to what it holds (and a little), two more photos, a build that
@@ -826,13 +833,18 @@ class Generator:
             self.feature_heif_ring(sorted(bombs.RINGS)[self.index // 5 % len(bombs.RINGS)])
         if self.index % 5 == 3:
             self.feature_frame_bomb(sorted(bombs.BOMBS)[self.index // 5 % len(bombs.BOMBS)])
-        # Only where the cache is one the build accepts: with any other, no build reads a photo.
-        usable = cache in (None, "cache")
+        # Only where the cache is one the build accepts and nothing makes every build refuse: otherwise no build
+        # reads a photo. Both come first, before the case's changes (one may make the builds refuse: a
+        # .waterfall/tmp made a symlink again); then the case goes on, with room on its disk.
+        usable = cache in (None, "cache") and not any(f.fatal for f in self.features)
+        head: list[Build | Mutation] = []
         if usable and self.extra.random() < SWAP_RATE:
-            steps = self.swap_steps(steps)
+            head = self.swap_steps(steps[0])
+            steps = steps[1:]
         small_disk = usable and self.extra.random() < DISK_RATE
         if small_disk:
-            steps = steps + self.disk_steps()
+            head = head + self.disk_steps()
+        steps = head + steps
         if self.extra.random() < FRESH_RATE and isinstance(steps[-1], Build) and not steps[-1].concurrent:
             steps[-1] = replace(steps[-1], fresh=True)  # whatever the case did before, its last site is a fresh one
         # Nodes at the same path (a folder's waterfall.json, mostly) replace each other in feature order.
