@@ -8,15 +8,17 @@ invariant and what broke, and how to run that case alone. See README.md for the 
 from __future__ import annotations
 
 import os
+import random
 import re
 import resource
 import select
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,8 @@ import pytest
 import bombs
 import disk
 import invariants as inv
-from cases import REPO, Build, Case, Mutation, Recorder, Swap, apply_mutation, generate, lay_out, q, smaller_cases
+from cases import (REPO, Build, Case, Feature, Mutation, Node, Recorder, Swap, apply_mutation, generate, lay_out,
+                   marked_photo, q, smaller_cases)
 from swapper import Swapped, Swapper, descendants
 from swapper import _state as swapper_state
 
@@ -706,3 +709,102 @@ def _replayed(case: Case, kinds: tuple[str, ...]) -> list[bytes]:
         lay_out(root, case, None)
         return Swapper(root, Swap(7, kinds), -1, None).finish().touched
 
+
+# A stand-in for `waterfall build` (the harness passes it the same arguments): a child that names itself a
+# decoder process, then every photo of the input copied into the output's images/ and, when asked, its cache,
+# links followed (as a build that opens a path again after the scan would). On a full disk it says nothing
+# and exits 0. Its mode comes from the environment of the test.
+STAND_IN = r'''
+import os, shutil, subprocess, sys
+argv = sys.argv[1:]
+output = argv[argv.index("-o") + 1]
+mode = os.environ.get("STAND_IN_MODE", "")
+subprocess.run([sys.executable, "-c", "import time; time.sleep(0.4)", "--decoder-process"])
+folders = [os.path.join(output, "images")]
+if "cache" in mode:
+    folders.append(os.path.join(output, ".waterfall", "cache", "images"))
+for folder in folders:
+    os.makedirs(folder, exist_ok=True)
+if "cache" in mode:
+    with open(os.path.join(output, ".waterfall", "cache", "CACHEDIR.TAG"), "w") as tag:
+        tag.write("Signature: 8a477f597d28d172789f06886806bc55\n")
+for parent, _, names in sorted(os.walk("input")):
+    for name in sorted(names):
+        path = os.path.join(parent, name)
+        if not name.endswith((".jpg", ".png")) or not os.path.isfile(path):
+            continue
+        if "nolinks" in mode and os.path.islink(path):
+            continue
+        for folder in folders:
+            try:
+                shutil.copyfile(path, os.path.join(folder, name))
+            except OSError:
+                pass  # a full disk: this stand-in does not care
+try:
+    with open(os.path.join(output, "index.html"), "w") as page:
+        page.write("<!doctype html><title>x</title>")
+except OSError:
+    pass
+'''
+
+
+def _stand_in(tmp_path: Path) -> str:
+    script = tmp_path / "stand-in-build"
+    script.write_text(f"#!{sys.executable}\n" + STAND_IN)
+    script.chmod(0o755)
+    return str(script)
+
+
+def _small_case(steps: list, disk_: bool = False) -> Case:
+    """Three photos in the input, and outside a photo that carries a marker (what a swap links to)."""
+    rng = random.Random("stand-in")
+    token = "zqsecretstandin001"
+    outside = b"outside/photo-" + token.encode() + b".jpg"
+    photos = [Node(b"input", "dir")] + [Node(b"input/%s" % name.encode(), "file", source=f"Tests/WaterfallKitTests/Fixtures/gallery/{name}")
+                                        for name in ("clock-motion-blur.jpg", "astronaut-helmet.jpg", "coffee-cup.jpg")]
+    features = [Feature("outside photo", [Node(b"outside", "dir"), Node(outside, "file", chunk=marked_photo("jpeg", token, rng))],
+                        {outside: token}),
+                Feature("photos", photos), Feature("output", [Node(b"out", "dir")])]
+    return Case("stand-in", 0, features, False, None, steps, disk=disk_)
+
+
+@pytest.mark.parametrize("mode, leaks", [("", True), ("cache", True), ("nolinks", False)])
+def test_harness_catches_a_swapped_photo_published(tmp_path: Path, monkeypatch, mode: str, leaks: bool) -> None:
+    """Through the whole harness (execute: the swapper, the snapshot just after the swaps, the checks): a build
+    that opens a photo again after a swap made it a link to an outside file, and publishes it (or caches it),
+    fails invariant 6; one that does not follow links passes."""
+    monkeypatch.setenv("STAND_IN_MODE", mode)
+    root = os.path.join(os.fsencode(tmp_path), b"sandbox")
+    os.mkdir(root)
+    case = _small_case([Build(swap=Swap(3, ("link-out", "link-out", "link-out")))])
+    outcome = execute(case, root, _stand_in(tmp_path), timeout=60)
+    six = [f.detail for f in outcome.failures if f.invariant == 6]
+    if not leaks:
+        assert outcome.failures == [], report(case, outcome)
+        return
+    assert any("is a copy of outside/photo-zqsecretstandin001.jpg" in d and d.startswith("out/images/") for d in six), six
+    if mode == "cache":
+        assert any(d.startswith("out/.waterfall/cache/images/") for d in six), six
+    assert "swap: input/" in "\n".join(outcome.recorder.lines), "the swaps are in repro.sh"
+
+
+@pytest.mark.skipif(disk.unavailable() is not None, reason=str(disk.unavailable()))
+def test_harness_catches_a_full_disk_passed_off_as_success(tmp_path: Path, monkeypatch) -> None:
+    """Through the whole harness, on a real small tmpfs: a build that exits 0 though it could not write its
+    images fails invariant 9 (the build with room before it passed)."""
+    monkeypatch.setenv("STAND_IN_MODE", "")
+    work = tmp_path / "work"
+    work.mkdir()
+    root = os.path.join(os.fsencode(work), b"sandbox")
+    os.mkdir(root)
+    plain = Build()
+    case = _small_case([plain, Mutation("shrink-disk", 1), Mutation("add-large", 2), replace(plain, full_disk=True)], disk_=True)
+    case = replace(case, features=[f for f in case.features if f.name != "output"])  # out/ is the tmpfs
+    try:
+        outcome = execute(case, root, _stand_in(tmp_path), timeout=60)
+    finally:
+        _release_disk(root, keep=False)
+    nine = [f for f in outcome.failures if f.invariant == 9]
+    assert nine and all("build 2" in f.step for f in nine), report(case, outcome)
+    assert any("exit status 0 on a full disk" in f.detail for f in nine), [f.detail for f in nine]
+    assert not [f for f in outcome.failures if "build 1" in f.step], report(case, outcome)
