@@ -5,6 +5,7 @@ clap, Exif items, hostile boxes). Standard library only.
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 
 # ---------------------------------------------------------------- ISO-BMFF reading and writing
