@@ -16,20 +16,13 @@ struct BoardStyle: Sendable {
     let css: String
     /// Each tile's inline `style` attribute, in item order.
     let tileStyles: [String]
-    /// Whether each tile is on the first screen at some width of some band (so its image loads eagerly).
-    let firstScreen: [Bool]
 
     init(layout: ResponsiveLayout, aspectRatios: [Double], footerHeight: Double) {
         let bands = layout.bands
         var styles = aspectRatios.map { "--k:\(DecimalText.format($0, decimals: 6))" }
-        var firstScreen = [Bool](repeating: false, count: aspectRatios.count)
         for (number, band) in bands.enumerated() {
-            let widths = Self.firstScreenWidths(of: band)
             for (index, frame) in band.itemFrames.enumerated() {
                 styles[index] += ";--c\(number):\(band.columns[index]);--t\(number):\(Self.css(frame.y))"
-                if widths.contains(where: { frame.y.evaluate(at: $0) < Self.firstScreenHeight(atWidth: $0) }) {
-                    firstScreen[index] = true
-                }
             }
             if let flush = band.flush {
                 for (column, index) in flush.lastItems.enumerated() {
@@ -38,7 +31,6 @@ struct BoardStyle: Sendable {
             }
         }
         tileStyles = styles
-        self.firstScreen = firstScreen
 
         var css = ".wf-footer{height:\(Self.px(footerHeight))}\n" + Self.rules(for: bands[0], number: 0)
         for (number, band) in bands.enumerated().dropFirst() {
@@ -52,20 +44,6 @@ struct BoardStyle: Sendable {
             css += "}\n"
         }
         self.css = css
-    }
-
-    /// The height of a first screen on a board `width` px wide, generously: a portrait tablet's 1024 px,
-    /// or a 16:9 screen's height on wide boards.
-    static func firstScreenHeight(atWidth width: Double) -> Double { max(1024, width * 9 / 16) }
-
-    /// The widths at which a band's tiles are judged for the first screen: its two ends (from the
-    /// narrowest board a band serves up to the widest screen). A tile's top is affine in the width
-    /// and the screen's height convex, so their difference is least at one of the ends.
-    static func firstScreenWidths(of band: BandLayout) -> [Double] {
-        // The first band also serves boards narrower than its minimum width (its CSS is the default).
-        let low = max(band.servedWidths.lowerBound, SiteConfiguration.narrowestBoard)
-        let high = min(band.servedWidths.upperBound, SiteConfiguration.widestBoard)
-        return high > low ? [low, high] : [low]
     }
 
     /// One band's rules: the board's height, each tile's box, the footer's offset.

@@ -1,8 +1,8 @@
-/// The derived images a gallery needs: tile images at each density of the widest tile the bands produce,
-/// and a view image a tile links to. Also the `sizes` attribute that tells the browser which tile image
+/// The derived images a gallery needs: tile images at the widths of the layout's ladder (or at each density of
+/// a `tileWidth` the configuration names), and a view image a tile links to. Also the `sizes` attribute that tells the browser which tile image
 /// fits, band by band.
 struct ImageSizes: Sendable, Equatable {
-    /// Widths of the tile images, smallest first (1×, 2×, …).
+    /// Widths of the tile images, smallest first.
     let tileWidths: [Int]
     /// Long edge of the view image.
     let viewSize: Int
@@ -10,28 +10,13 @@ struct ImageSizes: Sendable, Equatable {
     let sizesAttribute: String
 
     init(configuration: SiteConfiguration) {
-        let base = configuration.tileWidth ?? Self.automaticTileWidth(configuration)
-        tileWidths = Array(Set(configuration.densities.map { $0 * base })).sorted()
+        if let base = configuration.tileWidth {
+            tileWidths = Array(Set(configuration.densities.map { $0 * base })).sorted()
+        } else {
+            tileWidths = TileWidthLadder(configuration).widths
+        }
         viewSize = configuration.viewSize
         sizesAttribute = Self.sizes(configuration)
-    }
-
-    /// The 1× tile width when the configuration names none: the widest tile, but never so wide that a
-    /// density makes an image wider than `SettingLimits.widestImage` (a band may start at 100,000 px).
-    static func automaticTileWidth(_ configuration: SiteConfiguration) -> Int {
-        min(widestTile(configuration), SettingLimits.widestImage / max(1, configuration.densities.max() ?? 1))
-    }
-
-    /// The widest tile any band lays out, up to `SiteConfiguration.widestBoard`, rounded up to 10 px.
-    static func widestTile(_ configuration: SiteConfiguration) -> Int {
-        let bands = configuration.layoutBands
-        var widest = 0.0
-        for (position, band) in bands.enumerated() {
-            let edge = position + 1 < bands.count ? bands[position + 1].minimumWidth : SiteConfiguration.widestBoard
-            let bandConfiguration = band.configuration(basedOn: configuration.layoutConfiguration)
-            widest = max(widest, bandConfiguration.itemWidth(forContainerWidth: max(edge, band.minimumWidth)))
-        }
-        return max(10, Int((widest / 10).rounded(.up)) * 10)
     }
 
     /// `(min-width: 1400px) calc((100vw - 60px) / 5), …, calc((100vw - 30px) / 2)`: the viewport stands in

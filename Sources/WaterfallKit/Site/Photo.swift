@@ -211,6 +211,15 @@ struct PublishedPhoto: Sendable {
 
     func tiles(in format: DeliveryFormat) -> [DerivedFile] { images.filter { $0.role == .tile && $0.delivery == format } }
     func view(in format: DeliveryFormat) -> DerivedFile? { images.first { $0.role == .view && $0.delivery == format } }
+
+    /// The images a photo page may show in the view's place, in one format, narrowest first: the tiles
+    /// narrower than the view (the same picture, at the widths a phone needs), then the view. An animation's
+    /// view alone: its tiles are stills.
+    func viewSet(in format: DeliveryFormat) -> [DerivedFile] {
+        guard let view = view(in: format) else { return [] }
+        guard !photo.header.isAnimated else { return [view] }
+        return tiles(in: format).filter { $0.width < view.width } + [view]
+    }
 }
 
 /// A published photo's `Photo`, held by reference.

@@ -20,9 +20,11 @@ struct PhotoPageInputs {
     var caption: Caption?
     var summary: String?
     var takenText: String?
-    /// The fallback view image, and the others as `<source>`s (MIME type, path), the visitor's preference first.
+    /// The fallback view image; the images that may stand in for it (`PublishedPhoto.viewSet`), and those of
+    /// the other formats as `<source>`s (MIME type, images), the visitor's preference first.
     var view: Image
-    var sources: [(type: String, path: String)]
+    var viewSet: [GalleryPageInputs.Image]
+    var sources: [(type: String, images: [GalleryPageInputs.Image])]
     /// A video's page: the file it plays (the view image is its poster).
     var video: Video?
 
@@ -55,10 +57,11 @@ struct PhotoPageInputs {
         builder.add(summary)
         builder.add(takenText)
         add(view, to: &builder)
+        add(viewSet, to: &builder)
         builder.add(sources.count)
         for source in sources {
             builder.add(source.type)
-            builder.add(source.path)
+            add(source.images, to: &builder)
         }
         builder.add(video?.path)
         builder.add(video?.type)
@@ -82,5 +85,13 @@ struct PhotoPageInputs {
         builder.add(image.path)
         builder.add(image.width)
         builder.add(image.height)
+    }
+
+    private func add(_ images: [GalleryPageInputs.Image], to builder: inout DigestBuilder) {
+        builder.add(images.count)
+        for image in images {
+            builder.add(image.path)
+            builder.add(image.width)
+        }
     }
 }

@@ -44,8 +44,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var videoSize = 1920
     /// Width of the 1× tile image; nil means the widest tile the bands produce on boards up to `widestBoard`.
     public var tileWidth: Int?
-    /// Pixel densities of tile images: 1× and 2× by default.
-    public var densities = [1, 2]
+    /// Pixel densities tile images are made for: 1×, 2× and 3× screens by default.
+    public var densities = [1, 2, 3]
     /// Whether the originals are published beside the derived images.
     public var originals = OriginalsPolicy.none
     /// Where the site will be published; with it, pages get link-preview tags and the site a feed and a

@@ -23,11 +23,12 @@ extension SitePages {
         builder.add(view.path)
         builder.add(view.width)
         builder.add(view.height)
+        Self.addImages(published.viewSet(in: .jpeg), to: &builder)
         builder.add(configuration.formats.count { $0.mimeType != nil && published.view(in: $0) != nil })
         for format in configuration.formats {
-            guard let type = format.mimeType, let file = published.view(in: format) else { continue }
+            guard let type = format.mimeType, published.view(in: format) != nil else { continue }
             builder.add(type)
-            builder.add(file.path)
+            Self.addImages(published.viewSet(in: format), to: &builder)
         }
         let video = published.video
         builder.add(video?.path)
@@ -117,6 +118,15 @@ extension SitePages {
 
     private static func hasTiles(_ published: PublishedPhoto, in format: DeliveryFormat) -> Bool {
         published.images.contains { $0.role == .tile && $0.delivery == format }
+    }
+
+    /// Images as `PhotoPageInputs` adds a list of them.
+    private static func addImages(_ files: [DerivedFile], to builder: inout DigestBuilder) {
+        builder.add(files.count)
+        for file in files {
+            builder.add(file.path)
+            builder.add(file.width)
+        }
     }
 
     /// The fallback's smallest tile (`tiles[0]`), without the list.

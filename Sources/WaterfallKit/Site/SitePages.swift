@@ -20,7 +20,7 @@ struct SitePages: Sendable {
     /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): change it whenever the
     /// values this type gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed.
-    static let contextVersion = "pages-2"  // 2: videos
+    static let contextVersion = "pages-3"  // 2: videos; 3: a tile's priority apart from its eager loading, a srcset for the view
 
     init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
         self.configuration = configuration
@@ -201,9 +201,10 @@ struct SitePages: Sendable {
                 "height": .int(tile.height),
                 "alt": .string(tile.alt),
                 "caption": tile.caption.map { .string($0) } ?? .null,
-                "style": .string(board.tileStyles[index]),
+                "style": .string(board.style.tileStyles[index]),
                 "color": tile.color.map { .string($0) } ?? .null,
-                "eager": .bool(board.firstScreen[index]),
+                "eager": .bool(board.firstScreen.eager[index]),
+                "priority": .bool(board.firstScreen.priority[index]),
                 "name": .string(tile.name),
                 "album": tile.album.map { ["title": .string($0.title), "count": .string($0.count)] } ?? .null,
                 "video": tile.video.map { ["duration": $0.duration.map { .string($0) } ?? .null] } ?? .null,
@@ -211,7 +212,7 @@ struct SitePages: Sendable {
         }
         var context = common(page: path, title: page.title, trail: page.trail.map { ($0.title, $0.path) })
         context["description"] = page.description.map { .string($0) } ?? .null
-        context["layoutCSS"] = .string(board.css)
+        context["layoutCSS"] = .string(board.style.css)
         context["tiles"] = .list(tiles)
         context["empty"] = .bool(tiles.isEmpty)
         context["photoCountText"] = .string(page.photoCount)
@@ -258,9 +259,10 @@ struct SitePages: Sendable {
             path: published.page, label: photo.label, fileName: photo.fileName, caption: photo.caption,
             summary: photo.facts.summary, takenText: photo.facts.takenText,
             view: .init(path: view.path, width: view.width, height: view.height),
+            viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
             sources: modernFormats.compactMap { format in
-                guard let file = published.view(in: format), let type = format.mimeType else { return nil }
-                return (type, file.path)
+                guard published.view(in: format) != nil, let type = format.mimeType else { return nil }
+                return (type, published.viewSet(in: format).map { .init(path: $0.path, width: $0.width) })
             },
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
@@ -270,15 +272,29 @@ struct SitePages: Sendable {
             trail: trail.map { .init(path: $0.path, title: $0.title) })
     }
 
+    /// The view's `sizes`: the width the photo page's CSS gives it, as a browser can know it before layout:
+    /// the window's width less the page's margins, the image's own width, and the window's height less a
+    /// little for the header times the photo's aspect (a taller header makes the image smaller, never larger
+    /// than this says, so the image chosen is never too small).
+    static func viewSizes(width: Int, height: Int) -> String {
+        let aspect = DecimalText.format(Double(width) / Double(max(1, height)), decimals: 4)
+        return "min(calc(100vw - 20px), \(width)px, calc((100vh - 100px) * \(aspect)))"
+    }
+
     /// The photo page, from its inputs alone.
     private func photoPage(_ page: PhotoPageInputs) throws(BuildError) -> String {
         let path = page.path
         var context = common(page: path, title: page.label, trail: page.trail.map { ($0.title, $0.path) } + [(page.label, path)])
-        let sources: [TemplateValue] = page.sources.map { ["type": .string($0.type), "srcset": .string(SitePath.url(from: path, to: $0.path))] }
+        let sizes = Self.viewSizes(width: page.view.width, height: page.view.height)
+        let sources: [TemplateValue] = page.sources.map {
+            ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
+        }
         context["photo"] = [
             "picture": .bool(!sources.isEmpty),
             "sources": .list(sources),
             "src": .string(SitePath.url(from: path, to: page.view.path)),
+            "srcset": .string(Self.srcset(page.viewSet, from: path)),
+            "sizes": .string(sizes),
             "width": .int(page.view.width),
             "height": .int(page.view.height),
             "alt": .string(page.label),
@@ -338,12 +354,13 @@ struct SitePages: Sendable {
         ]
     }
 
-    private static func board(_ sizes: [Size], _ configuration: SiteConfiguration) throws(BuildError) -> BoardStyle {
+    private static func board(_ sizes: [Size], _ configuration: SiteConfiguration) throws(BuildError) -> (style: BoardStyle, firstScreen: FirstScreen) {
         do {
             let items = try SizedItems(displaySizes: sizes)
             let layout = try ResponsiveLayout(bands: configuration.layoutBands,
                                               configuration: configuration.layoutConfiguration, items: items)
-            return BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: configuration.footerHeight)
+            return (BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: configuration.footerHeight),
+                    FirstScreen(layout: layout))
         } catch {
             throw BuildError("layout: \(error)")
         }

@@ -39,18 +39,22 @@ struct DerivedImageBuildTests {
         let run = try build(input.path, output.path, ["--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
         let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
-        // The widest tile: 5 columns on a 2560 px board, (2560 − 20 − 40) / 5 = 500; 2× is 1000.
-        #expect(html.contains(#"srcset="images/500/big.jpg 500w, images/1000/big.jpg 1000w""#))
-        #expect(html.contains(#"srcset="images/500/small.jpg 64w""#))
+        // The ladder: from a 320-px phone's 145-px tile at 1× to a 2560-px board's 500-px tile at 3×, each width
+        // at most 1.5 times the one before; the widest clamped to the photo's 1200 px.
+        #expect(html.contains(#"srcset="images/217/big.jpg 217w, images/325/big.jpg 325w, images/487/big.jpg 487w, "#
+                              + #"images/730/big.jpg 730w, images/1095/big.jpg 1095w, images/1500/big.jpg 1200w""#))
+        #expect(html.contains(#"srcset="images/217/small.jpg 64w""#))
         #expect(html.contains(#"href="photos/big.jpg.html""#))
         let photoPage = String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self)
-        #expect(photoPage.contains(#"<img src="../images/view/big.jpg" width="1200" height="1800""#))
+        #expect(photoPage.contains(#"<img src="../images/view/big.jpg" srcset="../images/217/big.jpg 217w, "#))
+        #expect(photoPage.contains(#"../images/1095/big.jpg 1095w, ../images/view/big.jpg 1200w" "#
+                                   + #"sizes="min(calc(100vw - 20px), 1200px, calc((100vh - 100px) * 0.6667))" width="1200" height="1800""#))
         let view = try HeaderReader().read(path: output.path + "/images/view/big.jpg").get()
         #expect(view.width == 1200 && view.height == 1800 && view.orientation == .up)  // upright, 1800 < 2048
-        let tile = try HeaderReader().read(path: output.path + "/images/1000/big.jpg").get()
-        #expect(tile.width == 1000 && tile.height == 1500 && tile.orientation == .up)
-        #expect(try HeaderReader().read(path: output.path + "/images/500/small.jpg").get().width == 64)
-        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/1000/small.jpg"))
+        let tile = try HeaderReader().read(path: output.path + "/images/1095/big.jpg").get()
+        #expect(tile.width == 1095 && tile.height == 1643 && tile.orientation == .up)
+        #expect(try HeaderReader().read(path: output.path + "/images/217/small.jpg").get().width == 64)
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/325/small.jpg"))
     }
 
     @Test func sizesAndQualityAreConfigurable() throws {
@@ -82,11 +86,11 @@ struct DerivedImageBuildTests {
     @Test func aNoChangeRebuildMakesNothingAndTouchesNothing() throws {
         let output = try TemporaryFolder()
         let first = try build(BuildCommandTests.gallery, output.path)
-        #expect(summary(first).contains("33 of 33 images made"))
+        #expect(summary(first).contains("49 of 49 images made"))
         let before = try modificationTimes(under: output.path)
         Thread.sleep(forTimeInterval: 0.05)
         let second = try build(BuildCommandTests.gallery, output.path)
-        #expect(summary(second).hasPrefix("15 photos, 1 skipped, 0 of 33 images made"), "\(summary(second))")
+        #expect(summary(second).hasPrefix("15 photos, 1 skipped, 0 of 49 images made"), "\(summary(second))")
         #expect(try modificationTimes(under: output.path) == before)
     }
 
@@ -95,16 +99,18 @@ struct DerivedImageBuildTests {
         for name in ["Landscape_1.jpg", "Portrait_3.jpg", "Landscape_6.jpg"] {
             try input.copy(Fixtures.conformance("exif-orientation/" + name), as: name)
         }
-        #expect(summary(try build(input.path, output.path)).contains("9 of 9 images made"))
+        // Six tile widths and the view each (the portrait's widest tile is clamped to its 1200 px).
+        #expect(summary(try build(input.path, output.path)).contains("21 of 21 images made"))
         try input.write("waterfall.json", Array(#"{"tileWidth": 320}"#.utf8))
         let tiles = try build(input.path, output.path)
-        #expect(summary(tiles).contains("6 of 9 images made"), "\(summary(tiles))")  // the view images are kept
-        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/500"))   // the old tile images are gone
+        // The landscapes' view images are kept; the portrait's was made from its widest tile, the same size.
+        #expect(summary(tiles).contains("10 of 12 images made"), "\(summary(tiles))")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/images/217"))   // the old tile images are gone
         try input.write("waterfall.json", Array(#"{"tileWidth": 320, "quality": 70}"#.utf8))
-        #expect(summary(try build(input.path, output.path)).contains("9 of 9 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("12 of 12 images made"))
         // A changed source is made again, and only it.
         try input.copy(Fixtures.conformance("exif-orientation/Landscape_2.jpg"), as: "Landscape_1.jpg")
-        #expect(summary(try build(input.path, output.path)).contains("3 of 9 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("4 of 12 images made"))
     }
 
     @Test func aPhotoWhosePixelsCannotBeDecodedIsSkippedWithItsReason() throws {
@@ -135,21 +141,21 @@ struct DerivedImageBuildTests {
         let entry = cache + "/photos/" + entries[0]
         let text = String(decoding: try Fixtures.bytes(entry), as: UTF8.self)
         try Data(text.prefix(text.count / 2).utf8).write(to: URL(fileURLWithPath: entry))
-        #expect(summary(try build(input.path, output.path)).contains("3 of 6 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("7 of 14 images made"))
         // A damaged image in the store (cut short) is made again, never published.
         let images = try FileManager.default.contentsOfDirectory(atPath: cache + "/images").sorted()
         let image = cache + "/images/" + images[0]
         // (Written as a new file: the site's copy is a hard link to the store's, and damaging that one inode
         // in place would damage the published file too, which the build then rightly refuses to replace.)
         try Data(try Fixtures.bytes(image).prefix(100)).write(to: URL(fileURLWithPath: image), options: .atomic)
-        #expect(summary(try build(input.path, output.path)).contains("1 of 6 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("1 of 14 images made"))
         // A derived file deleted from the site by hand is published again (from the store: nothing to make).
         try FileManager.default.removeItem(atPath: output.path + "/images/view/a.jpg")
-        #expect(summary(try build(input.path, output.path)).contains("0 of 6 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("0 of 14 images made"))
         #expect(FileManager.default.fileExists(atPath: output.path + "/images/view/a.jpg"))
         // A cache of another version is not read at all.
         try Data("waterfall-cache-0\n".utf8).write(to: URL(fileURLWithPath: cache + "/version"))
-        #expect(summary(try build(input.path, output.path)).contains("6 of 6 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("14 of 14 images made"))
     }
 
     @Test(arguments: ["link", "copy"])

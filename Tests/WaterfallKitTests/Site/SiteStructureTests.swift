@@ -29,7 +29,7 @@ struct SiteStructureTests {
         #expect(tileLinks(space).first == "Hubble/index.html")
         #expect(space.contains(#"<a href="../index.html">Waterfall sample gallery</a>"#))
         // The cover the album's waterfall.json names.
-        #expect(top.contains(#"src="Space/images/500/rocket-launch.jpg""#))
+        #expect(top.contains(#"src="Space/images/217/rocket-launch.jpg""#))
         let hubble = try read(output.path + "/Space/Hubble/index.html")
         #expect(hubble.contains(#"<span aria-current="page">Hubble</span>"#))
     }
@@ -71,7 +71,11 @@ struct SiteStructureTests {
         #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ <span>Paged</span></a>"#))
         // The photo's area carries its size, from which the theme fits it to the window; the image its colour.
         #expect(photo.contains(#"<div class="wf-view" style="--wf-width: 1800; --wf-height: 1200">"# + "\n"
-                               + #"<img src="../images/view/IMG_5.jpg" width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627586">"#))
+                               + #"<img src="../images/view/IMG_5.jpg" srcset="../images/217/IMG_5.jpg 217w, "#))
+        // The tiles' widths stand in for the view on narrower screens, chosen by the width the page gives it.
+        #expect(photo.contains(#"../images/1500/IMG_5.jpg 1500w, ../images/view/IMG_5.jpg 1800w" "#
+                               + #"sizes="min(calc(100vw - 20px), 1800px, calc((100vh - 100px) * 1.5))" "#
+                               + #"width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627586">"#))
         // The links come before the photo, in the order they are shown; no caption, no empty figcaption.
         #expect(photo.range(of: #"class="wf-photo-nav""#)!.lowerBound < photo.range(of: "<figure>")!.lowerBound)
         #expect(!photo.contains("<figcaption>"))

@@ -184,34 +184,6 @@ struct BoardStyleTests {
         }
     }
 
-    /// A tile whose top is within a first screen at any width of any band (sampled from 320 to 2560 px)
-    /// loads eagerly; one that is never within it anywhere stays lazy.
-    @Test func firstScreenTilesAreJudgedAtEveryWidthOfEveryBand() throws {
-        var random = SplitMix64(seed: 43)
-        for round in 0..<20 {
-            let sizes = (0..<80).map { _ in Size(width: random.nextDouble(in: 100..<4000), height: random.nextDouble(in: 100..<4000)) }
-            let items = try SizedItems(displaySizes: sizes)
-            var configuration = SiteConfiguration()
-            // A first band that starts above 320 px still serves narrower boards, where more tiles fit a screen.
-            if round % 2 == 1 { configuration.bands = [.init(minWidth: 600, columns: 3), .init(minWidth: 1200, columns: 5)] }
-            let layout = try ResponsiveLayout(bands: configuration.layoutBands, configuration: configuration.layoutConfiguration, items: items)
-            let style = BoardStyle(layout: layout, aspectRatios: items.aspectRatios, footerHeight: 50)
-            var seen = [Bool](repeating: false, count: sizes.count)
-            for width in stride(from: 320.0, through: 2560, by: 7) {
-                let band = layout.bandLayout(forWidth: width)
-                for (index, frame) in band.itemFrames.enumerated()
-                where frame.y.evaluate(at: width) < BoardStyle.firstScreenHeight(atWidth: width) {
-                    seen[index] = true
-                }
-            }
-            for index in sizes.indices where seen[index] { #expect(style.firstScreen[index], "tile \(index) is on a first screen") }
-            // The ends are the only widths judged, and the sampling comes within 7 px of them: the sets agree
-            // except for tiles within a few px of the line.
-            let extra = sizes.indices.filter { style.firstScreen[$0] && !seen[$0] }
-            #expect(extra.count <= 2, "tiles \(extra) marked eager but never on a first screen")
-        }
-    }
-
     /// Evaluates `calc(A% ± Bpx)` at a width, as a browser does.
     static func evaluate(_ css: String, at width: Double) -> Double {
         let inner = css.dropFirst("calc(".count).dropLast()

@@ -50,7 +50,7 @@ struct TrustFullDiskTests {
     /// The cache elsewhere, with room: the images are made, and it is the site that does not fit when it is
     /// staged. The same line, the same exit status, the last site as it was, nothing left in the staging folder.
     @Test func aSiteThatDoesNotFitWhenWrittenLeavesTheLastOne() throws {
-        let disk = try SmallDisk(kilobytes: 400)
+        let disk = try SmallDisk(kilobytes: 900)
         let input = try TemporaryFolder(), cache = try TemporaryFolder()
         for name in ["chelsea-the-cat.jpg", "coffee-cup.jpg", "cameraman.jpg"] {
             try input.copy(Fixtures.inRepository("SampleGallery/" + name), as: name)

@@ -41,14 +41,14 @@ struct TrustNamingTests {
         try Trust.copy(Trust.photo("coffee-cup.jpg"), to: input.path + "/a.jpg")
         try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: input.path + "/b.jpg")
         let folders = ["index.html", "Index.HTML", "page-2.html", "photos", "images", "originals", "assets", "photos/a.jpg.html",
-                       "images/500/a.jpg", "images/view/a.jpg", "page-2.html/page-2.html", "x/photos/b.jpg.html"]
+                       "images/217/a.jpg", "images/view/a.jpg", "page-2.html/page-2.html", "x/photos/b.jpg.html"]
         for folder in folders { try Trust.copy(Trust.photo("hubble-tall.jpg"), to: input.path + "/" + folder + "/p.jpg") }
         try Trust.write(input.path + "/waterfall.json", #"{"perPage": 1}"#)   // so the top has a page-2.html
         let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--originals", "copy"])
         #expect(run.status == 0 && !run.signalled, "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").last?.hasPrefix("\(folders.count + 2) photos, 0 skipped,") == true, "\(run.stderr)")
         Trust.expectSoundSite(output.path)
-        for page in ["index.html", "page-2.html", "photos/a.jpg.html", "photos/b.jpg.html", "images/500/a.jpg", "images/view/a.jpg"] {
+        for page in ["index.html", "page-2.html", "photos/a.jpg.html", "photos/b.jpg.html", "images/217/a.jpg", "images/view/a.jpg"] {
             #expect(Trust.describe(Array((output.path + "/" + page).utf8))?.hasPrefix("file ") == true, "\(page) is not a file")
         }
         #expect(try Fixtures.bytes(output.path + "/assets/waterfall.css") == Fixtures.bytes(Trust.templates + "/assets/waterfall.css"))

@@ -1,0 +1,74 @@
+/// The widths tile images are made at, chosen from the layout: every band's tile, at every width the band
+/// serves and every pixel density of `densities`, finds an image at least as wide as its device pixels and
+/// at most `reach` times wider. Browsers pick the narrowest `srcset` candidate that covers the device
+/// pixels, so a ladder whose rungs are at most `reach` apart over the widths tiles need bounds the oversend.
+///
+/// One ladder for every photo (as image CDNs do), so a tile's `srcset` is a handful of shared widths.
+struct TileWidthLadder: Sendable, Equatable {
+    /// The rungs, narrowest first.
+    let widths: [Int]
+
+    /// How much wider than the device pixels an image may be.
+    static let reach = 1.5
+
+    /// The device-pixel widths tiles need: per band, the tile's CSS width at the band's two ends (the tile
+    /// width is affine in the board width), times each density.
+    static func needs(_ configuration: SiteConfiguration) -> [ClosedRange<Double>] {
+        let bands = configuration.layoutBands
+        var needs: [ClosedRange<Double>] = []
+        for (position, band) in bands.enumerated() {
+            let next = position + 1 < bands.count ? bands[position + 1].minimumWidth : SiteConfiguration.widestBoard
+            let low = band.minimumWidth, high = max(low, min(next, SiteConfiguration.widestBoard))
+            let layout = band.configuration(basedOn: configuration.layoutConfiguration)
+            let narrow = layout.itemWidth(forContainerWidth: low), wide = layout.itemWidth(forContainerWidth: high)
+            guard wide > 0 else { continue }
+            for density in Set(configuration.densities) {
+                let scale = Double(density)
+                needs.append(max(1, narrow * scale)...max(1, wide * scale))
+            }
+        }
+        return needs
+    }
+
+    /// The fewest rungs that serve every need within `reach`, each capped at `widest`: from the narrowest
+    /// need up, each rung is `reach` times the narrowest need it must serve, or the widest need if that is
+    /// less; the next rung starts above it, skipping widths no tile needs.
+    init(needs: [ClosedRange<Double>], widest: Int) {
+        let merged = Self.merged(needs)
+        guard let top = merged.last?.upperBound else {
+            widths = []
+            return
+        }
+        var rungs: [Int] = []
+        var chunk = 0
+        var need = merged.first!.lowerBound
+        while true {
+            let rung = min(Int((need * Self.reach).rounded(.down)), Int(top.rounded(.up)), widest)
+            rungs.append(max(rung, 1))
+            guard Double(rung) < top, rung < widest else { break }
+            // The narrowest need this rung leaves: just above it, or the next range of needs.
+            need = Double(rung).nextUp
+            while chunk < merged.count && merged[chunk].upperBound < need { chunk += 1 }
+            if chunk == merged.count { break }
+            need = max(need, merged[chunk].lowerBound)
+        }
+        widths = rungs
+    }
+
+    init(_ configuration: SiteConfiguration) {
+        self.init(needs: Self.needs(configuration), widest: SettingLimits.widestImage)
+    }
+
+    /// Overlapping ranges joined, sorted.
+    private static func merged(_ ranges: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var merged: [ClosedRange<Double>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+}

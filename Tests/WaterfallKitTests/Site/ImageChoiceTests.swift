@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import WaterfallKit
+
+/// The images a browser picks for a tile: wide enough for the screen's pixels, never much wider; and the
+/// images it asks for first: those of the first screen, the likely largest one before all.
+struct ImageChoiceTests {
+    /// What a browser does with `srcset` widths and a slot of `need` device pixels: the narrowest image at
+    /// least that wide, else the widest.
+    static func pick(_ widths: [Int], need: Double) -> Int {
+        widths.first { Double($0) >= need } ?? widths.last!
+    }
+
+    /// Random bands: one to five, of 1–7 columns, with their own spacings sometimes.
+    static func randomConfiguration(_ random: inout SplitMix64) -> SiteConfiguration {
+        var configuration = SiteConfiguration()
+        var start = 0.0
+        configuration.bands = (0..<Int(random.nextDouble(in: 1..<6))).map { _ in
+            defer { start += random.nextDouble(in: 150..<900) }
+            let spacing: Double? = random.nextDouble(in: 0..<1) < 0.3 ? random.nextDouble(in: 0..<40) : nil
+            return .init(minWidth: start, columns: Int(random.nextDouble(in: 1..<8)), columnSpacing: spacing)
+        }
+        configuration.densities = random.nextDouble(in: 0..<1) < 0.5 ? [1, 2, 3] : [1, 2]
+        return configuration
+    }
+
+    /// Sampled over every board width a band serves and every density, the image picked is at least the
+    /// tile's device pixels and at most 1.5 times them: for the defaults and for random bands.
+    @Test func everyTileAtEveryWidthAndDensityGetsAnImageWithinTheReach() throws {
+        var random = SplitMix64(seed: 27)
+        for round in 0..<60 {
+            let configuration = round == 0 ? SiteConfiguration() : Self.randomConfiguration(&random)
+            let widths = ImageSizes(configuration: configuration).tileWidths
+            #expect(widths == widths.sorted() && Set(widths).count == widths.count)
+            let bands = configuration.layoutBands
+            for (position, band) in bands.enumerated() {
+                let layout = band.configuration(basedOn: configuration.layoutConfiguration)
+                let end = position + 1 < bands.count ? bands[position + 1].minimumWidth : SiteConfiguration.widestBoard
+                for board in stride(from: band.minimumWidth, through: min(end, SiteConfiguration.widestBoard), by: 3) {
+                    let tile = layout.itemWidth(forContainerWidth: board)
+                    guard tile > 1 else { continue }
+                    for density in configuration.densities {
+                        let need = tile * Double(density)
+                        let picked = Double(Self.pick(widths, need: need))
+                        #expect(picked >= need - 1e-9, "round \(round): \(board) px board, \(density)×: \(picked) for \(need)")
+                        #expect(picked <= need * TileWidthLadder.reach + 1, "round \(round): \(picked) for \(need)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The defaults: a handful of widths, from a 320-px phone's 1× tile to a 2560-px board's 3× tile.
+    @Test func theDefaultLadderIsAHandfulOfWidths() {
+        let widths = ImageSizes(configuration: SiteConfiguration()).tileWidths
+        #expect((4...8).contains(widths.count), "\(widths)")
+        #expect(widths.first! >= 145 && widths.first! <= 218, "\(widths)")  // a 145-px tile at 1×
+        #expect(widths.last! == 1500, "\(widths)")  // a 500-px tile at 3×
+        // A tileWidth the settings name is made at each density, as before.
+        var named = SiteConfiguration()
+        named.tileWidth = 400
+        #expect(ImageSizes(configuration: named).tileWidths == [400, 800, 1200])
+    }
+
+    /// Ranges of need with a gap between them get no rung in the gap, and a cap holds.
+    @Test func theLadderSkipsWidthsNoTileNeedsAndKeepsToTheCap() {
+        #expect(TileWidthLadder(needs: [100...120, 1000...1100], widest: 16384).widths == [150, 1100])
+        #expect(TileWidthLadder(needs: [100...100], widest: 16384).widths == [100])
+        #expect(TileWidthLadder(needs: [100...1000], widest: 400).widths == [150, 225, 337, 400])
+        #expect(TileWidthLadder(needs: [], widest: 400).widths == [])
+    }
+
+    /// The concrete layout of a band at a width, as the engine lays it out there (not from the affine frames).
+    static func frames(_ layout: ResponsiveLayout, at width: Double) throws -> [Rect] {
+        try layout.layout(atWidth: width).itemAttributes.sorted { $0.index < $1.index }.map(\.frame)
+    }
+
+    /// Eager: exactly the tiles whose top is on the first screen of the narrowest device of some band and
+    /// not more than a screen below on any (and the priority tiles). Priority: the tile with the largest area on a 390×844 phone's and on a 1440×900
+    /// desktop's screen, so one or two. Nothing two screens down loads eagerly.
+    @Test func theFirstScreenIsJudgedOnTheNarrowestDeviceOfEachBand() throws {
+        var random = SplitMix64(seed: 43)
+        for round in 0..<20 {
+            let sizes = (0..<80).map { _ in Size(width: random.nextDouble(in: 100..<4000), height: random.nextDouble(in: 100..<4000)) }
+            let items = try SizedItems(displaySizes: sizes)
+            var configuration = SiteConfiguration()
+            if round % 2 == 1 { configuration.bands = [.init(minWidth: 600, columns: 3), .init(minWidth: 1200, columns: 5)] }
+            let layout = try ResponsiveLayout(bands: configuration.layoutBands, configuration: configuration.layoutConfiguration, items: items)
+            let screen = FirstScreen(layout: layout)
+            var first = [Bool](repeating: false, count: sizes.count), deep = first
+            for (position, band) in configuration.layoutBands.enumerated() {
+                // The first band also serves every narrower board: its narrowest device is the narrowest of all.
+                let width = position == 0 ? SiteConfiguration.narrowestBoard : band.minimumWidth
+                let height = FirstScreen.screenHeight(atWidth: width)
+                for (index, frame) in try Self.frames(layout, at: width).enumerated() {
+                    if frame.y < height { first[index] = true }
+                    if frame.y >= 2 * height { deep[index] = true }
+                }
+            }
+            var expected = sizes.indices.map { first[$0] && !deep[$0] }
+            var high: Set<Int> = []
+            for (width, height) in [(390.0, 844.0), (1440.0, 900.0)] {
+                let frames = try Self.frames(layout, at: width)
+                let areas = frames.map { $0.width * max(0, min($0.y + $0.height, height) - max($0.y, 0)) }
+                let best = areas.indices.max { areas[$0] < areas[$1] || (areas[$0] == areas[$1] && $0 > $1) }!
+                high.insert(best)
+                expected[best] = true
+                // Nothing more than a screen below this device's fold loads eagerly.
+                for (index, frame) in frames.enumerated() where frame.y > 2 * height {
+                    #expect(!screen.eager[index], "round \(round): tile \(index) at \(frame.y) px on a \(width)-px screen")
+                }
+            }
+            #expect(Set(screen.priority.indices.filter { screen.priority[$0] }) == high, "round \(round)")
+            for index in sizes.indices {
+                #expect(screen.eager[index] == expected[index], "round \(round): tile \(index)")
+            }
+        }
+    }
+}
