@@ -282,7 +282,7 @@ def summarise(page: dict, root: Path, files: Files) -> dict:
     lcp = page["lcp"][-1] if page["lcp"] else None
     return {
         "lcp": lcp["time"] / 1000 if lcp else None,
-        "lcp_element": (lcp["element"] + " " + Path(urlparse(lcp["url"]).path).name).strip() if lcp else "",
+        "lcp_element": (lcp["element"] + " " + unquote(urlparse(lcp["url"]).path).lstrip("/")).strip() if lcp else "",
         "first_screen": (max(arrivals, default=0) / 1000) if complete else float("inf"),
         "first_images": len(first),
         "bytes": page["network"]["bytes"],
