@@ -42,7 +42,8 @@ Every (site, device) is loaded RUNS times (default 3), interleaved so that the m
 all sites; the table shows medians, with the goals of issue 27 beside them. The machine is shared: CPU-
 throttled timings move with its load (printed before and after), so compare rows of the same run.
 
-  run.py WATERFALL PHOTOS WORK [--runs N] [--sites a,b] [--network slow4g|lighthouse-devtools]
+  run.py WATERFALL PHOTOS WORK [--runs N] [--sites waterfall,sigal-colorbox,…]
+         [--network slow4g|lighthouse-devtools] [--desktop-cpu N]
 """
 from __future__ import annotations
 
@@ -135,16 +136,19 @@ def timed(command: list[str]) -> float:
 
 
 def site_builders(waterfall: str, photos: Path, work: Path) -> dict:
-    """label → a function that builds the site into its folder and returns the wall time."""
-    def at(name):
-        return work / ("site-" + name)
-    return {
-        "Waterfall (defaults)": (at("waterfall"), lambda s: build_waterfall(waterfall, photos, s, None)),
-        "Waterfall avif,jpeg": (at("waterfall-avif"), lambda s: build_waterfall(waterfall, photos, s, "avif,jpeg")),
-        "sigal colorbox": (at("sigal-colorbox"), lambda s: build_sigal(photos, s, "colorbox")),
-        "sigal galleria": (at("sigal-galleria"), lambda s: build_sigal(photos, s, "galleria")),
-        "sigal photoswipe": (at("sigal-photoswipe"), lambda s: build_sigal(photos, s, "photoswipe")),
-    }
+    """key (for --sites) → (label, folder, a function that builds the site there and returns the wall time)."""
+    def waterfall_site(formats):
+        return lambda site: build_waterfall(waterfall, photos, site, formats)
+
+    def sigal_site(theme):
+        return lambda site: build_sigal(photos, site, theme)
+
+    sites = {"waterfall": ("Waterfall (defaults)", waterfall_site(None)),
+             "waterfall-avif": ("Waterfall avif,jpeg", waterfall_site("avif,jpeg")),
+             "sigal-colorbox": ("sigal colorbox", sigal_site("colorbox")),
+             "sigal-galleria": ("sigal galleria", sigal_site("galleria")),
+             "sigal-photoswipe": ("sigal photoswipe", sigal_site("photoswipe"))}
+    return {key: (label, work / ("site-" + key), build) for key, (label, build) in sites.items()}
 
 
 # ---------------------------------------------------------------- one load
@@ -383,7 +387,8 @@ def main():
     parser.add_argument("photos", type=Path)
     parser.add_argument("work", type=Path)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--sites", default="", help="comma-separated labels or prefixes (default: all)")
+    parser.add_argument("--sites", default="", help="comma-separated, of waterfall, waterfall-avif, sigal-colorbox, "
+                        "sigal-galleria, sigal-photoswipe (default: all)")
     parser.add_argument("--network", choices=sorted(NETWORKS), default="slow4g")
     parser.add_argument("--desktop-cpu", type=float, default=DEVICES["desktop"]["cpu"],
                         help="the desktop's CPU slowdown (default 1, as Lighthouse's desktop preset)")
@@ -395,8 +400,12 @@ def main():
     network = NETWORKS[args.network]
 
     builders = site_builders(waterfall, photos, work)
-    wanted = [w.strip().lower() for w in args.sites.split(",") if w.strip()]
-    labels = [label for label in builders if not wanted or any(label.lower().startswith(w) for w in wanted)]
+    keys = [k.strip() for k in args.sites.split(",") if k.strip()] or list(builders)
+    unknown = [k for k in keys if k not in builders]
+    if unknown:
+        parser.error(f"unknown site {', '.join(unknown)}; the sites are {', '.join(builders)}")
+    labels = [builders[k][0] for k in keys]
+    folders = {builders[k][0]: builders[k][1] for k in keys}
     count = sum(1 for p in photos.iterdir() if not p.name.startswith("."))
     version = subprocess.run(["/usr/bin/chromium", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"bench-visitor: an album of {count} photographs ({photos}); {version}")
@@ -409,8 +418,8 @@ def main():
 
     servers = {}
     print("| site | build wall s |\n|---|---:|")
-    for label in labels:
-        site, build = builders[label]
+    for key in keys:
+        label, site, build = builders[key]
         shutil.rmtree(site, ignore_errors=True)
         print(f"| {label} | {build(site):.1f} |", flush=True)
         servers[label] = Server(site)
@@ -422,7 +431,7 @@ def main():
             for device_name, device in DEVICES.items():
                 for label in labels:
                     page = load(servers[label].url, device, network)
-                    row = summarise(page, builders[label][0], files)
+                    row = summarise(page, folders[label], files)
                     raw[(label, device_name)].append(row)
                     print(f"  run {run + 1} {device_name:7} {label:22} LCP {seconds(row['lcp'])} s, first screen "
                           f"{seconds(row['first_screen'])} s, {row['bytes'] / 1024:.0f} KiB", file=sys.stderr, flush=True)
