@@ -241,7 +241,8 @@ $(BENCH_DIR)/visitor-photos/.done: Benchmarks/visitor/photos.txt Benchmarks/byte
 
 # The album page in Chromium through the DevTools protocol: slow 4G, a 3x phone (CPU 4x slower) and a desktop,
 # Waterfall beside sigal (Benchmarks/visitor/run.py). WATERFALL=path measures another binary's pages;
-# BENCH_VISITOR_FLAGS takes --runs N, --sites waterfall,sigal-colorbox,…, --network lighthouse-devtools, --desktop-cpu N.
+# BENCH_VISITOR_FLAGS takes --runs N, --sites waterfall,sigal-colorbox,… (waterfall-avif, sigal-galleria,
+# sigal-photoswipe), --network lighthouse-devtools and --desktop-cpu N.
 WATERFALL           ?= .build/release/waterfall
 BENCH_VISITOR_FLAGS ?=
 
