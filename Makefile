@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -39,6 +39,8 @@ help:
 	@echo "make bench-encode    derived-image encoders: JPEG q82, WebP and AVIF at several qualities and speeds (ms, bytes)"
 	@echo "make bench-jpeg-encode  the JPEG encoder's own front end against libjpeg's optimize_coding (ms per encode)"
 	@echo "make bench-bytes     bytes a visitor downloads (390 and 1440 px, Chromium) and first-build time per formats set, real photos"
+	@echo "make bench-visitor   the album page as a visitor gets it (phone and desktop, slow 4G, Chromium): LCP, first"
+	@echo "                     screen, bytes, CLS, sharpness, priorities; Waterfall beside sigal (WATERFALL=, BENCH_VISITOR_FLAGS=)"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
 
@@ -230,6 +232,26 @@ bench-bytes: build $(BENCH_DIR)/photos/.done $(BENCH_DIR)/calibration-harness
 	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
 	.venv/bin/python Benchmarks/bytes/run.py .build/release/waterfall $(BENCH_DIR)/calibration-harness \
 		$(BENCH_DIR)/photos $(BENCH_DIR)/bytes
+
+# 40 real photographs (Benchmarks/visitor/photos.txt): 28 whole, 12 landscapes cut to portrait by jpegtran.
+$(BENCH_DIR)/visitor-photos/.done: Benchmarks/visitor/photos.txt Benchmarks/bytes/fetch_photos.sh
+	@scripts/ensure-packages libjpeg-turbo-progs
+	@rm -rf $(BENCH_DIR)/visitor-photos
+	Benchmarks/bytes/fetch_photos.sh $(BENCH_DIR)/visitor-photos Benchmarks/visitor/photos.txt
+
+# The album page in Chromium through the DevTools protocol: slow 4G, a 3x phone (CPU 4x slower) and a desktop,
+# Waterfall beside sigal (Benchmarks/visitor/run.py). WATERFALL=path measures another binary's pages;
+# BENCH_VISITOR_FLAGS takes --runs N, --sites waterfall,sigal-colorbox,… (waterfall-avif, sigal-galleria,
+# sigal-photoswipe), --network lighthouse-devtools and --desktop-cpu N.
+WATERFALL           ?= .build/release/waterfall
+BENCH_VISITOR_FLAGS ?=
+
+# Builds this tree's release binary only when it is the one measured.
+bench-visitor: $(if $(filter .build/release/waterfall,$(WATERFALL)),build) $(BENCH_DIR)/visitor-photos/.done
+	@scripts/ensure-packages chromium
+	@scripts/ensure-venv requirements-dev.txt requirements-bench.txt
+	.venv/bin/python Benchmarks/visitor/run.py $(WATERFALL) $(BENCH_DIR)/visitor-photos $(BENCH_DIR)/visitor \
+		$(BENCH_VISITOR_FLAGS)
 
 # BENCH_THUMBS_FLAGS=--formats-only: only the formats other than JPEG against their floors.
 BENCH_THUMBS_FLAGS ?=
