@@ -511,7 +511,7 @@ class Generator:
 
     def feature_generated_name(self) -> None:
         """Folders named like the files and folders the build writes."""
-        choice = self.rng.choice(["index.html", "page-2.html", "photos/a.jpg.html", "images/500/a.jpg",
+        choice = self.rng.choice(["index.html", "page-2.html", "photos/a.jpg.html", "images/217/a.jpg",
                                   "images/view/a.jpg", "assets", "assets/waterfall.css", "originals", "photos"])
         folder = b"input/" + choice.encode()
         if folder in self.used:

@@ -19,8 +19,10 @@ struct ImageSizes: Sendable, Equatable {
         sizesAttribute = Self.sizes(configuration)
     }
 
-    /// `(min-width: 1400px) calc((100vw - 60px) / 5), …, calc((100vw - 30px) / 2)`: the viewport stands in
-    /// for the board, which spans it.
+    /// `(min-width: 1420px) calc((100vw - 60px) / 5), …, calc((100vw - 30px) / 2)`: the viewport stands in
+    /// for the board, which spans it less any classic scroll bar. So a band's condition starts a scroll bar's
+    /// width above the band: at viewports where the board may still be in the band below, the browser is told
+    /// that band's wider tile, and takes an image too wide rather than too narrow.
     static func sizes(_ configuration: SiteConfiguration) -> String {
         let bands = configuration.layoutBands
         var parts: [String] = []
@@ -28,7 +30,8 @@ struct ImageSizes: Sendable, Equatable {
             let c = band.configuration(basedOn: configuration.layoutConfiguration)
             let gutters = c.edgeInsets.left + c.edgeInsets.right + Double(c.columnCount - 1) * c.columnSpacing
             let width = "calc((100vw - \(DecimalText.format(gutters, decimals: 2))px) / \(c.columnCount))"
-            parts.append(position == 0 ? width : "(min-width: \(DecimalText.format(band.minimumWidth, decimals: 2))px) \(width)")
+            let start = DecimalText.format(band.minimumWidth + scrollBarAllowance, decimals: 2)
+            parts.append(position == 0 ? width : "(min-width: \(start)px) \(width)")
         }
         return parts.joined(separator: ", ")
     }
@@ -89,6 +92,9 @@ struct ImageSizes: Sendable, Equatable {
         boxes.append(("view", .view, view))
         return boxes
     }
+
+    /// The widest classic scroll bar (Windows: 17 px) and a little.
+    static let scrollBarAllowance = 20.0
 
     /// The modern formats of `encoders` that cannot hold one of this photo's images (a 1080×20000 screenshot's
     /// 1000-px tile is 18519 px tall: too tall for WebP), each with the largest such image's size.

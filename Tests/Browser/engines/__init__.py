@@ -66,6 +66,11 @@ class Driver(ABC):
     def set_viewport(self, width: int, height: int) -> None:
         """window.innerWidth == width and window.innerHeight == height (CSS px, device scale factor 1)."""
 
+    def set_scale(self, scale: float) -> bool:
+        """window.devicePixelRatio == scale from the next load on (1 undoes it); False where the engine's
+        driver cannot emulate a device scale."""
+        return scale == 1
+
     @abstractmethod
     def navigate(self, url: str) -> None:
         """Loads url in the tab and returns after its load event."""

@@ -58,6 +58,15 @@ class ChromiumDriver(SeleniumDriver):
             self._chrome = (self._chrome[0] + width - inner[0], self._chrome[1] + height - inner[1])
         raise RuntimeError(f"chromium: viewport {inner}, wanted {width}x{height}")
 
+    def set_scale(self, scale):
+        if scale == 1:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        else:
+            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": inner[0], "height": inner[1], "deviceScaleFactor": scale, "mobile": False})
+        return True
+
     def quit(self):
         self.driver.quit()
 

@@ -144,9 +144,16 @@ class FirefoxDriver(Driver):
     # -- the interface ----------------------------------------------------------------------------------
 
     def set_viewport(self, width, height):
+        self.viewport = (width, height)
         self.command("browsingContext.setViewport", {"context": self.context,
                                                      "viewport": {"width": width, "height": height},
-                                                     "devicePixelRatio": 1})
+                                                     "devicePixelRatio": getattr(self, "scale", 1)})
+
+    def set_scale(self, scale):
+        self.scale = scale
+        width, height = getattr(self, "viewport", (800, 600))
+        self.set_viewport(width, height)
+        return True
 
     def navigate(self, url):
         if self.files is not None:
