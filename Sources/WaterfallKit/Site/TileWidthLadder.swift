@@ -30,10 +30,23 @@ struct TileWidthLadder: Sendable, Equatable {
         return needs
     }
 
-    /// The fewest rungs that serve every need within `reach`, each capped at `widest`: from the narrowest
-    /// need up, each rung is `reach` times the narrowest need it must serve, or the widest need if that is
-    /// less; the next rung starts above it, skipping widths no tile needs.
-    init(needs: [ClosedRange<Double>], widest: Int) {
+    /// The tile widths, in device pixels, of the screens most visitors have (`FirstScreen.referenceScreens`):
+    /// a 390-px phone at 3× and a 1440-px desktop at 1×. A rung at each makes their images exact.
+    static func anchors(_ configuration: SiteConfiguration) -> [Double] {
+        let bands = configuration.layoutBands
+        return zip(FirstScreen.referenceScreens, [3, 1]).compactMap { screen, density in
+            guard configuration.densities.contains(density),
+                  let band = bands.last(where: { $0.minimumWidth <= screen.width }) ?? bands.first else { return nil }
+            let tile = band.configuration(basedOn: configuration.layoutConfiguration).itemWidth(forContainerWidth: screen.width)
+            return tile > 0 ? (tile * Double(density)).rounded(.up) : nil
+        }
+    }
+
+    /// The fewest rungs that serve every need within `reach`, each capped at `widest`, with a rung at each
+    /// anchor: from the narrowest need up, each rung is the first anchor it may be, else `reach` times the
+    /// narrowest need it must serve, or the widest need if that is less; the next rung starts above it,
+    /// skipping widths no tile needs.
+    init(needs: [ClosedRange<Double>], anchors: [Double] = [], widest: Int) {
         let merged = Self.merged(needs)
         guard let top = merged.last?.upperBound else {
             widths = []
@@ -43,7 +56,9 @@ struct TileWidthLadder: Sendable, Equatable {
         var chunk = 0
         var need = merged.first!.lowerBound
         while true {
-            let rung = min(Int((need * Self.reach).rounded(.down)), Int(top.rounded(.up)), widest)
+            let reached = need * Self.reach
+            let anchor = anchors.sorted().first { $0 >= need && $0 <= reached }
+            let rung = min(Int((anchor ?? reached).rounded(.down)), Int(top.rounded(.up)), widest)
             rungs.append(max(rung, 1))
             guard Double(rung) < top, rung < widest else { break }
             // The narrowest need this rung leaves: just above it, or the next range of needs.
@@ -56,7 +71,7 @@ struct TileWidthLadder: Sendable, Equatable {
     }
 
     init(_ configuration: SiteConfiguration) {
-        self.init(needs: Self.needs(configuration), widest: SettingLimits.widestImage)
+        self.init(needs: Self.needs(configuration), anchors: Self.anchors(configuration), widest: SettingLimits.widestImage)
     }
 
     /// Overlapping ranges joined, sorted.

@@ -56,6 +56,8 @@ struct ImageChoiceTests {
         #expect((4...8).contains(widths.count), "\(widths)")
         #expect(widths.first! >= 145 && widths.first! <= 218, "\(widths)")  // a 145-px tile at 1×
         #expect(widths.last! == 1500, "\(widths)")  // a 500-px tile at 3×
+        // The screens most visitors have get their tiles' exact widths: a 390-px phone at 3×, a 1440-px desktop.
+        #expect(widths.contains(540) && widths.contains(276), "\(widths)")
         // A tileWidth the settings name is made at each density, as before.
         var named = SiteConfiguration()
         named.tileWidth = 400

@@ -89,7 +89,7 @@ struct IncrementalBuildTests {
         _ = try report(["build", input.path, "-o", fresh.path])
         let expected = try contents(fresh.path)
         let changes: [(String, () throws -> Void)] = [
-            ("an image deleted", { try FileManager.default.removeItem(atPath: output.path + "/images/500/IMG_2.jpg") }),
+            ("an image deleted", { try FileManager.default.removeItem(atPath: output.path + "/images/217/IMG_2.jpg") }),
             ("a page rewritten with its own bytes", {
                 let page = output.path + "/photos/IMG_3.jpg.html"
                 try Data(try Fixtures.bytes(page)).write(to: URL(fileURLWithPath: page))

@@ -164,7 +164,7 @@ struct ModernFormatBuildTests {
         let page = String(decoding: try Fixtures.bytes(output.path + "/photos/coffee-cup.jpg.html"), as: UTF8.self)
         let viewSources = Self.elements("source", in: page)
         #expect(viewSources.map { $0["srcset"] ?? "" } == ["avif", "webp"].map { ext in
-            ["217 217w", "325 325w", "487 487w", "view 600w"].map { "../images/" + $0.replacingOccurrences(of: " ", with: "/coffee-cup.jpg.\(ext) ") }
+            ["217 217w", "276 276w", "414 414w", "540 540w", "view 600w"].map { "../images/" + $0.replacingOccurrences(of: " ", with: "/coffee-cup.jpg.\(ext) ") }
                 .joined(separator: ", ")
         })
         #expect(page.contains(#"<img src="../images/view/coffee-cup.jpg" srcset="../images/217/coffee-cup.jpg 217w, "#))
@@ -335,9 +335,9 @@ struct ModernFormatBuildTests {
             + "large for WebP, which holds 16383 pixels a side); the JPEG or PNG fallback is published\n"), "\(run.stderr)")
         #expect(run.stderr.contains("2 photos, 0 skipped"), "\(run.stderr)")
         let files = try Fixtures.siteFiles(in: output.path)
-        #expect(files.contains("images/1095/screenshot.png.jpg") && files.contains("images/view/screenshot.png.jpg"))
+        #expect(files.contains("images/1215/screenshot.png.jpg") && files.contains("images/view/screenshot.png.jpg"))
         #expect(!files.contains { $0.hasPrefix("images/") && $0.contains("screenshot") && $0.hasSuffix(".webp") }, "\(files)")
-        #expect(files.contains("images/730/cup.jpg.webp"), "the other photo keeps its WebP images")
+        #expect(files.contains("images/810/cup.jpg.webp"), "the other photo keeps its WebP images")
         let page = try String(contentsOfFile: output.path + "/photos/screenshot.png.html", encoding: .utf8)
         #expect(!page.contains("image/webp"))
     }
