@@ -11,8 +11,13 @@ struct TileWidthLadder: Sendable, Equatable {
     /// How much wider than the device pixels an image may be.
     static let reach = 1.5
 
+    /// The widest board a density over 2 is made for: 3× screens are phones, upright or on their side (a
+    /// 932-px board at most); tablets and desktops are 1× or 2×. Above it, 3× tiles would be the widest and
+    /// costliest images of all, for screens that do not exist.
+    static let widestDenseBoard = 1024.0
+
     /// The device-pixel widths tiles need: per band, the tile's CSS width at the band's two ends (the tile
-    /// width is affine in the board width), times each density.
+    /// width is affine in the board width), times each density (over 2× only up to `widestDenseBoard`).
     static func needs(_ configuration: SiteConfiguration) -> [ClosedRange<Double>] {
         let bands = configuration.layoutBands
         var needs: [ClosedRange<Double>] = []
@@ -24,7 +29,9 @@ struct TileWidthLadder: Sendable, Equatable {
             guard wide > 0 else { continue }
             for density in Set(configuration.densities) {
                 let scale = Double(density)
-                needs.append(max(1, narrow * scale)...max(1, wide * scale))
+                guard density <= 2 || low < widestDenseBoard else { continue }
+                let top = density <= 2 ? wide : layout.itemWidth(forContainerWidth: min(high, widestDenseBoard))
+                needs.append(max(1, narrow * scale)...max(1, top * scale))
             }
         }
         return needs

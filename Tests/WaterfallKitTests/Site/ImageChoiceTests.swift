@@ -39,7 +39,8 @@ struct ImageChoiceTests {
                 for board in stride(from: band.minimumWidth, through: min(end, SiteConfiguration.widestBoard), by: 3) {
                     let tile = layout.itemWidth(forContainerWidth: board)
                     guard tile > 1 else { continue }
-                    for density in configuration.densities {
+                    // (3× screens are phones: no density over 2 for boards wider than any phone.)
+                    for density in configuration.densities where density <= 2 || board < TileWidthLadder.widestDenseBoard {
                         let need = tile * Double(density)
                         let picked = Double(Self.pick(widths, need: need))
                         #expect(picked >= need - 1e-9, "round \(round): \(board) px board, \(density)×: \(picked) for \(need)")
@@ -50,12 +51,12 @@ struct ImageChoiceTests {
         }
     }
 
-    /// The defaults: a handful of widths, from a 320-px phone's 1× tile to a 2560-px board's 3× tile.
+    /// The defaults: a handful of widths, from a 320-px phone's 1× tile to a 2560-px board's 2× tile.
     @Test func theDefaultLadderIsAHandfulOfWidths() {
         let widths = ImageSizes(configuration: SiteConfiguration()).tileWidths
         #expect((4...8).contains(widths.count), "\(widths)")
         #expect(widths.first! >= 145 && widths.first! <= 218, "\(widths)")  // a 145-px tile at 1×
-        #expect(widths.last! == 1500, "\(widths)")  // a 500-px tile at 3×
+        #expect(widths.last! == 1000, "\(widths)")  // a 500-px tile at 2× (3× only on phone-wide boards)
         // The screens most visitors have get their tiles' exact widths: a 390-px phone at 3×, a 1440-px desktop.
         #expect(widths.contains(540) && widths.contains(276), "\(widths)")
         // A tileWidth the settings name is made at each density, as before.
