@@ -46,7 +46,8 @@ struct FormatBuildTests {
         try input.copy(Fixtures.root.appendingPathComponent("formats/heif/still.heic").path, as: "exif.heic")
         let changed = try build([input.path, "-o", output.path])
         let remade = try #require(changed.images["made"])
-        #expect(remade >= 1 && remade <= 3, "\(changed.images)")
+        // (At most its 320-px width's tiles, 217, 276 and 320 px, and its view.)
+        #expect(remade >= 1 && remade <= 4, "\(changed.images)")
         #expect(changed.images["kept"] == made - remade)
     }
 
