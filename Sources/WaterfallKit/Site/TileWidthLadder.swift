@@ -65,7 +65,8 @@ struct TileWidthLadder: Sendable, Equatable {
         while true {
             let reached = need * Self.reach
             let anchor = anchors.sorted().first { $0 >= need && $0 <= reached }
-            let rung = min(Int((anchor ?? reached).rounded(.down)), Int(top.rounded(.up)), widest)
+            // At least the need itself, rounded up: under 2 px, 1.5 times a need is no whole pixel wider.
+            let rung = min(max(Int((anchor ?? reached).rounded(.down)), Int(need.rounded(.up))), Int(top.rounded(.up)), widest)
             rungs.append(max(rung, 1))
             guard Double(rung) < top, rung < widest else { break }
             // The narrowest need this rung leaves: just above it, or the next range of needs.

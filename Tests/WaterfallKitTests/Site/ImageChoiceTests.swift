@@ -71,6 +71,9 @@ struct ImageChoiceTests {
         #expect(TileWidthLadder(needs: [100...100], widest: 16384).widths == [100])
         #expect(TileWidthLadder(needs: [100...1000], widest: 400).widths == [150, 225, 337, 400])
         #expect(TileWidthLadder(needs: [], widest: 400).widths == [])
+        // Needs of a pixel or two (a band whose insets leave its tiles almost nothing) still end.
+        #expect(TileWidthLadder(needs: [1...3], widest: 400).widths == [1, 2, 3])
+        #expect(TileWidthLadder(needs: [0.5...1], widest: 400).widths == [1])
     }
 
     /// The concrete layout of a band at a width, as the engine lays it out there (not from the affine frames).
