@@ -272,13 +272,12 @@ struct SitePages: Sendable {
             trail: trail.map { .init(path: $0.path, title: $0.title) })
     }
 
-    /// The view's `sizes`: the width the photo page's CSS gives it, as a browser can know it before layout:
-    /// the window's width less the page's margins, the image's own width, and the window's height less a
-    /// little for the header times the photo's aspect (a taller header makes the image smaller, never larger
-    /// than this says, so the image chosen is never too small).
+    /// The view's `sizes`: the widest the photo page's CSS makes it, the window's width less the page's
+    /// margins, up to the image's own width (a window short for the photo makes it narrower: the image chosen
+    /// is then wider than needed, never too narrow). Media conditions and `calc` only: the HTML checker
+    /// refuses `min()` there.
     static func viewSizes(width: Int, height: Int) -> String {
-        let aspect = DecimalText.format(Double(width) / Double(max(1, height)), decimals: 4)
-        return "min(calc(100vw - 20px), \(width)px, calc((100vh - 100px) * \(aspect)))"
+        "(min-width: \(width + 20)px) \(width)px, calc(100vw - 20px)"
     }
 
     /// The photo page, from its inputs alone.

@@ -74,7 +74,7 @@ struct SiteStructureTests {
                                + #"<img src="../images/view/IMG_5.jpg" srcset="../images/217/IMG_5.jpg 217w, "#))
         // The tiles' widths stand in for the view on narrower screens, chosen by the width the page gives it.
         #expect(photo.contains(#"../images/1000/IMG_5.jpg 1000w, ../images/view/IMG_5.jpg 1800w" "#
-                               + #"sizes="min(calc(100vw - 20px), 1800px, calc((100vh - 100px) * 1.5))" "#
+                               + #"sizes="(min-width: 1820px) 1800px, calc(100vw - 20px)" "#
                                + #"width="1800" height="1200" alt="IMG 5" decoding="async" style="--wf-color: #627586">"#))
         // The links come before the photo, in the order they are shown; no caption, no empty figcaption.
         #expect(photo.range(of: #"class="wf-photo-nav""#)!.lowerBound < photo.range(of: "<figure>")!.lowerBound)
