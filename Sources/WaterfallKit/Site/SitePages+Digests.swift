@@ -24,11 +24,14 @@ extension SitePages {
         builder.add(view.width)
         builder.add(view.height)
         Self.addImages(published.viewSet(in: .jpeg), to: &builder)
-        builder.add(configuration.formats.count { $0.mimeType != nil && published.view(in: $0) != nil })
-        for format in configuration.formats {
-            guard let type = format.mimeType, published.view(in: format) != nil else { continue }
+        // Each format's set once: a rebuild digests every photo page.
+        let sources = configuration.formats.compactMap { format in
+            format.mimeType.map { ($0, published.viewSet(in: format)) }
+        }.filter { !$0.1.isEmpty }
+        builder.add(sources.count)
+        for (type, files) in sources {
             builder.add(type)
-            Self.addImages(published.viewSet(in: format), to: &builder)
+            Self.addImages(files, to: &builder)
         }
         let video = published.video
         builder.add(video?.path)

@@ -261,8 +261,9 @@ struct SitePages: Sendable {
             view: .init(path: view.path, width: view.width, height: view.height),
             viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
             sources: modernFormats.compactMap { format in
-                guard published.view(in: format) != nil, let type = format.mimeType else { return nil }
-                return (type, published.viewSet(in: format).map { .init(path: $0.path, width: $0.width) })
+                let images = published.viewSet(in: format)
+                guard !images.isEmpty, let type = format.mimeType else { return nil }
+                return (type, images.map { .init(path: $0.path, width: $0.width) })
             },
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
@@ -276,7 +277,7 @@ struct SitePages: Sendable {
     /// margins, up to the image's own width (a window short for the photo makes it narrower: the image chosen
     /// is then wider than needed, never too narrow). Media conditions and `calc` only: the HTML checker
     /// refuses `min()` there.
-    static func viewSizes(width: Int, height: Int) -> String {
+    static func viewSizes(width: Int) -> String {
         "(min-width: \(width + 20)px) \(width)px, calc(100vw - 20px)"
     }
 
@@ -284,7 +285,7 @@ struct SitePages: Sendable {
     private func photoPage(_ page: PhotoPageInputs) throws(BuildError) -> String {
         let path = page.path
         var context = common(page: path, title: page.label, trail: page.trail.map { ($0.title, $0.path) } + [(page.label, path)])
-        let sizes = Self.viewSizes(width: page.view.width, height: page.view.height)
+        let sizes = Self.viewSizes(width: page.view.width)
         let sources: [TemplateValue] = page.sources.map {
             ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
         }

@@ -59,12 +59,13 @@ struct TileWidthLadder: Sendable, Equatable {
             widths = []
             return
         }
+        let anchors = anchors.sorted()
         var rungs: [Int] = []
         var chunk = 0
         var need = merged.first!.lowerBound
         while true {
             let reached = need * Self.reach
-            let anchor = anchors.sorted().first { $0 >= need && $0 <= reached }
+            let anchor = anchors.first { $0 >= need && $0 <= reached }
             // At least the need itself, rounded up: under 2 px, 1.5 times a need is no whole pixel wider.
             let rung = min(max(Int((anchor ?? reached).rounded(.down)), Int(need.rounded(.up))), Int(top.rounded(.up)), widest)
             rungs.append(max(rung, 1))
