@@ -111,6 +111,7 @@ class FirefoxDriver(Driver):
         self.process, self.profile, self.socket, self.files = process, profile, socket, files
         self.ids = itertools.count(1)
         self.context = None
+        self.viewport, self.scale = (800, 600), 1  # what set_viewport and set_scale last asked for
 
     # -- the BiDi connection --------------------------------------------------------------------------
 
@@ -147,12 +148,11 @@ class FirefoxDriver(Driver):
         self.viewport = (width, height)
         self.command("browsingContext.setViewport", {"context": self.context,
                                                      "viewport": {"width": width, "height": height},
-                                                     "devicePixelRatio": getattr(self, "scale", 1)})
+                                                     "devicePixelRatio": self.scale})
 
     def set_scale(self, scale):
         self.scale = scale
-        width, height = getattr(self, "viewport", (800, 600))
-        self.set_viewport(width, height)
+        self.set_viewport(*self.viewport)
         return True
 
     def navigate(self, url):
