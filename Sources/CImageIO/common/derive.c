@@ -688,6 +688,8 @@ void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t coun
      * give it to within rounding, and the largest would cost twenty times the pixels. */
     int has_average = 0;
     uint8_t average[3] = {0, 0, 0};
+    uint8_t sketch[sizeof ((wf_derive_result *)0)->sketch];
+    size_t sketch_length = 0;
     uint32_t denominator = 1;
     resampling_sink sink = {0};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
@@ -777,7 +779,10 @@ void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t coun
         const wf_raster *base = halves ? &from : &image;
         int missing = !same_as_primary && wf_raster_resample(base, width, height, &sized) != 0;
         results[i].resample_ns += now_ns() - start;
-        if (i == smallest && !missing) has_average = wf_raster_average(&sized, average);
+        if (i == smallest && !missing) {
+            has_average = wf_raster_average(&sized, average);
+            if (!has_alpha) sketch_length = wf_raster_sketch(&sized, sketch, sizeof sketch);
+        }
         for (size_t j = i; j < count; j++) {
             if ((r[j].animate && header.animated) || done_flags[j] || widths[j] != widths[i] || heights[j] != heights[i])
                 continue;
@@ -797,6 +802,10 @@ void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t coun
         if ((r[i].animate && header.animated) || results[i].status != WF_DERIVE_OK) continue;
         results[i].has_average = has_average;
         memcpy(results[i].average_rgb, average, sizeof average);
+        if (widths[i] == widths[smallest] && heights[i] == heights[smallest]) {
+            results[i].sketch_length = (int32_t)sketch_length;
+            memcpy(results[i].sketch, sketch, sketch_length);
+        }
     }
 
 done:

@@ -179,6 +179,14 @@ int wf_raster_orient(const wf_raster *in, wf_raster *out);
 void wf_raster_release_turned(const wf_raster *original, wf_raster *turned);
 /* The mean colour as RGB, weighted by alpha; 0 when nothing is opaque. */
 int wf_raster_average(const wf_raster *r, uint8_t rgb[3]);
+/* The mean colour of each cell of a columns × rows grid over the raster (as stored, not turned), row by row,
+ * 3 samples a cell, into `rgb`; 1, 0 when a cell has nothing opaque, -1 when the grid is finer than the
+ * raster or memory ran out. */
+int wf_raster_grid(const wf_raster *r, uint32_t columns, uint32_t rows, uint8_t *rgb);
+/* The sketch of an opaque still (sketch.c): its colours on a grid of WF_SKETCH_CELLS on the long side,
+ * upright, as a PNG of at most `capacity` bytes; its length, or 0 when none was made. */
+enum { WF_SKETCH_CELLS = 8 };
+size_t wf_raster_sketch(const wf_raster *r, uint8_t *png, size_t capacity);
 void wf_raster_free(wf_raster *r);
 
 /* RGB rows into Y, Cb and Cr planes (ycc_split.c): the decoder writes each row into `row` (width ×

@@ -104,54 +104,79 @@ void wf_raster_release_turned(const wf_raster *original, wf_raster *turned) {
 
 static inline uint32_t clamp_sample(int32_t v) { return (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
-/* The mean of the colours as shown: each pixel made RGB by JFIF's equations (16-bit fixed point, each
- * chroma sample spread over the pixels it covers) and clipped, as a decoder clips it, before it is
- * counted. Walked by chroma sample, so each sample's terms are worked out once for its pixels. */
-static void planes_average(const wf_raster *r, uint8_t rgb[3]) {
+/* Which of `cells` equal spans of `length` samples each sample falls in, for every sample; NULL when out of
+ * memory. */
+static uint32_t *cell_map(uint32_t length, uint32_t cells) {
+    uint32_t *map = malloc((size_t)length * sizeof *map);
+    for (uint32_t i = 0; map && i < length; i++) map[i] = (uint32_t)((uint64_t)i * cells / length);
+    return map;
+}
+
+/* The colours as shown, summed per cell: each pixel made RGB by JFIF's equations (16-bit fixed point, each
+ * chroma sample spread over the pixels it covers) and clipped, as a decoder clips it, before it is counted.
+ * Walked by chroma sample, so each sample's terms are worked out once for its pixels. */
+static void planes_sums(const wf_raster *r, const uint32_t *column_cell, const uint32_t *row_cell, uint32_t columns,
+                        uint64_t *sums, uint64_t *weights) {
     enum { CR_R = 91881, CB_G = 22554, CR_G = 46802, CB_B = 116130, HALF = 1 << 15 };
     const wf_plane *luma = &r->planes[0], *cb = &r->planes[1], *cr = &r->planes[2];
     const uint32_t width = luma->width;
-    uint64_t sum[3] = {0, 0, 0};
     for (uint32_t y = 0; y < luma->height; y++) {
         const uint8_t *l = luma->pixels + (size_t)y * width;
         const uint8_t *b = cb->pixels + (size_t)(y / 2) * cb->width, *c = cr->pixels + (size_t)(y / 2) * cr->width;
-        uint32_t row[3] = {0, 0, 0};
+        size_t row = (size_t)row_cell[y] * columns;
         for (uint32_t x = 0; x < width; x += 2) {
             int32_t u = (int32_t)b[x / 2] - 128, w = (int32_t)c[x / 2] - 128;
             int32_t red = (CR_R * w + HALF) >> 16, green = -((CB_G * u + CR_G * w - HALF) >> 16),
                     blue = (CB_B * u + HALF) >> 16;
             for (uint32_t k = x; k < x + 2 && k < width; k++) {
-                row[0] += clamp_sample(l[k] + red);
-                row[1] += clamp_sample(l[k] + green);
-                row[2] += clamp_sample(l[k] + blue);
+                size_t cell = row + column_cell[k];
+                sums[3 * cell] += clamp_sample(l[k] + red);
+                sums[3 * cell + 1] += clamp_sample(l[k] + green);
+                sums[3 * cell + 2] += clamp_sample(l[k] + blue);
+                weights[cell]++;
             }
         }
-        for (int k = 0; k < 3; k++) sum[k] += row[k];
     }
-    uint64_t count = (uint64_t)width * luma->height;
-    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[k] + count / 2) / count);
 }
 
-/* The mean colour of interleaved pixels, each weighted by its alpha (so a cut-out's transparent border does
- * not grey it); 0 when nothing is opaque enough to have a colour. Gray is spread to R, G and B. */
-static int pixels_average(const wf_raster *r, uint8_t rgb[3]) {
+/* Interleaved pixels summed per cell, each weighted by its alpha (so a cut-out's transparent border does not
+ * grey it). Gray is spread to R, G and B. */
+static void pixels_sums(const wf_raster *r, const uint32_t *column_cell, const uint32_t *row_cell, uint32_t columns,
+                        uint64_t *sums, uint64_t *weights) {
     const int channels = r->channels;
     int colour = channels >= 3 ? 3 : 1, alpha = channels == 2 || channels == 4;
-    uint64_t sum[3] = {0, 0, 0}, weight = 0;
-    size_t count = (size_t)r->width * r->height;
     const uint8_t *pixels = r->pixels;
-    for (size_t i = 0; i < count; i++, pixels += channels) {
-        uint64_t a = alpha ? pixels[channels - 1] : 255;
-        for (int k = 0; k < colour; k++) sum[k] += a * pixels[k];
-        weight += a;
+    for (uint32_t y = 0; y < r->height; y++) {
+        size_t row = (size_t)row_cell[y] * columns;
+        for (uint32_t x = 0; x < r->width; x++, pixels += channels) {
+            size_t cell = row + column_cell[x];
+            uint64_t a = alpha ? pixels[channels - 1] : 255;
+            for (int k = 0; k < 3; k++) sums[3 * cell + k] += a * pixels[colour == 3 ? k : 0];
+            weights[cell] += a;
+        }
     }
-    if (weight == 0) return 0;
-    for (int k = 0; k < 3; k++) rgb[k] = (uint8_t)((sum[colour == 3 ? k : 0] + weight / 2) / weight);
-    return 1;
 }
 
-int wf_raster_average(const wf_raster *r, uint8_t rgb[3]) {
-    if (!r->planar) return pixels_average(r, rgb);
-    planes_average(r, rgb);
-    return 1;
+int wf_raster_grid(const wf_raster *r, uint32_t columns, uint32_t rows, uint8_t *rgb) {
+    uint32_t width = r->planar ? r->planes[0].width : r->width, height = r->planar ? r->planes[0].height : r->height;
+    if (columns == 0 || rows == 0 || columns > width || rows > height) return -1;
+    size_t cells = (size_t)columns * rows;
+    uint32_t *column_cell = cell_map(width, columns), *row_cell = cell_map(height, rows);
+    uint64_t *sums = calloc(cells * 3, sizeof *sums), *weights = calloc(cells, sizeof *weights);
+    int answer = -1;
+    if (column_cell && row_cell && sums && weights) {
+        (r->planar ? planes_sums : pixels_sums)(r, column_cell, row_cell, columns, sums, weights);
+        answer = 1;
+        for (size_t cell = 0; cell < cells; cell++) {
+            if (weights[cell] == 0) { answer = 0; continue; }
+            for (int k = 0; k < 3; k++) rgb[3 * cell + k] = (uint8_t)((sums[3 * cell + k] + weights[cell] / 2) / weights[cell]);
+        }
+    }
+    free(column_cell);
+    free(row_cell);
+    free(sums);
+    free(weights);
+    return answer;
 }
+
+int wf_raster_average(const wf_raster *r, uint8_t rgb[3]) { return wf_raster_grid(r, 1, 1, rgb) == 1; }

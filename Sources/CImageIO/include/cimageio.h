@@ -166,6 +166,9 @@ typedef struct {
                               animation, whose tile is the still that has it) */
     uint8_t average_rgb[3]; /* the mean colour, weighted by alpha, in the output colour space: one per set, from
                                its smallest still (a resample keeps the mean) */
+    int32_t sketch_length; /* bytes of `sketch`, 0 when none: an opaque still's smallest image only */
+    uint8_t sketch[256];   /* a PNG of the still's colours on a grid of 8 cells on the long side, upright: what
+                              a page shows inline until the image arrives */
     int32_t copied;        /* 1: a JPEG written from the source's own DCT coefficients (lossless: the photo at
                               its own size and upright, stored no finer than the requested quality) */
     int32_t planes;        /* 1: made from Y, Cb and Cr planes (a YCbCr JPEG's own, or RGB split as decoded),

@@ -19,9 +19,12 @@ public struct DerivedImage: Sendable, Equatable {
     public var warning: String?
     /// The image's mean colour; nil for an animation (its still tile has one) or a wholly transparent image.
     public var averageColor: AverageColor?
+    /// The still's sketch, on the set's smallest image of an opaque still; nil elsewhere.
+    public var sketch: Sketch?
 
     public init(format: ImageFormat, width: Int, height: Int, source: ImageHeader, dctScale: Int = 1,
-                colorProfileLength: Int = 0, warnings: Int = 0, warning: String? = nil, averageColor: AverageColor? = nil) {
+                colorProfileLength: Int = 0, warnings: Int = 0, warning: String? = nil, averageColor: AverageColor? = nil,
+                sketch: Sketch? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -31,5 +34,6 @@ public struct DerivedImage: Sendable, Equatable {
         self.warnings = warnings
         self.warning = warning
         self.averageColor = averageColor
+        self.sketch = sketch
     }
 }

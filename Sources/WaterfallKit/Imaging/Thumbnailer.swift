@@ -106,8 +106,17 @@ public struct Thumbnailer: Sendable {
             warnings: Int(result.warnings),
             warning: note.isEmpty ? nil : note,
             averageColor: result.has_average != 0
-                ? AverageColor(red: result.average_rgb.0, green: result.average_rgb.1, blue: result.average_rgb.2) : nil
+                ? AverageColor(red: result.average_rgb.0, green: result.average_rgb.1, blue: result.average_rgb.2) : nil,
+            sketch: sketch(from: result)
         ))
+    }
+
+    private static func sketch(from result: wf_derive_result) -> Sketch? {
+        let length = Int(result.sketch_length)
+        guard length > 0 else { return nil }
+        return withUnsafeBytes(of: result.sketch) { bytes in
+            length <= bytes.count ? Sketch(png: bytes.prefix(length)) : nil
+        }
     }
 
     private static func check(_ request: ThumbnailRequest, into raw: inout wf_derive_request) throws(DeriveError) {

@@ -51,6 +51,8 @@ struct BuildCache: Sendable {
         var format: ImageFormat
         /// The image's mean colour (a still's), for the page's placeholders.
         var averageColor: AverageColor? = nil
+        /// The still's sketch, on its smallest image only.
+        var sketch: Sketch? = nil
     }
 
     let folder: CacheFolder
@@ -282,7 +284,7 @@ struct BuildCache: Sendable {
             let hash = try hasher.digest(made)
             try folder.tmp.rename(temporary, to: folder.images, as: file)
             return Derived(key: key, file: file, bytes: made.size, hash: hash, width: image.width, height: image.height,
-                           format: image.format, averageColor: image.averageColor)
+                           format: image.format, averageColor: image.averageColor, sketch: image.sketch)
         } catch {
             folder.tmp.remove(temporary)
             throw error
@@ -304,7 +306,7 @@ struct BuildCache: Sendable {
         }
         let image = encoded.image
         return Derived(key: key, file: file, bytes: encoded.bytes.count, hash: hasher.digest(encoded.bytes), width: image.width,
-                       height: image.height, format: image.format, averageColor: image.averageColor)
+                       height: image.height, format: image.format, averageColor: image.averageColor, sketch: image.sketch)
     }
 
     /// Removes a temporary file that was not stored.
@@ -464,8 +466,10 @@ extension BuildCache.Entry {
                   Self.isStoreName(file), Self.plausible(w, h) else { return nil }
             var color: AverageColor?
             if case .string(let hex)? = part["average"] { color = AverageColor(hex: hex) }
+            var sketch: Sketch?
+            if case .string(let text)? = part["sketch"] { sketch = Sketch(base64: text) }
             self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: ContentDigest(hex: hash), width: w, height: h,
-                                                     format: derivedFormat, averageColor: color)
+                                                     format: derivedFormat, averageColor: color, sketch: sketch)
         }
     }
 
@@ -493,7 +497,8 @@ extension BuildCache.Entry {
                                         ("hash", .string(item.hash?.hex ?? "")),
                                         ("width", .int(item.width)), ("height", .int(item.height)),
                                         ("format", .string(item.format.rawValue))]
-                                       + (item.averageColor.map { [("average", .string($0.hex))] } ?? [])))
+                                       + (item.averageColor.map { [("average", .string($0.hex))] } ?? [])
+                                       + (item.sketch.map { [("sketch", .string($0.base64))] } ?? [])))
             })),
         ])
     }

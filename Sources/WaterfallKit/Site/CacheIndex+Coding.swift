@@ -86,6 +86,7 @@ struct ByteWriter {
             try int(derived.height)
             try string(derived.format.rawValue)
             try optional(derived.averageColor?.hex)
+            try optional(derived.sketch?.base64)
         }
     }
 
@@ -214,9 +215,11 @@ struct ByteReader {
                   let key = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
                   let file = string(), let bytes = int(), let hash = digest(), let w = int(), let h = int(),
                   let kind = string().flatMap(ImageFormat.init(rawValue:)), let average = optional({ $0.string() }),
+                  let sketch = optional({ $0.string() }),
                   BuildCache.Entry.isStoreName(file), BuildCache.Entry.plausible(w, h) else { return nil }
             entry.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: hash, width: w, height: h,
-                                                      format: kind, averageColor: average.flatMap { AverageColor(hex: $0) })
+                                                      format: kind, averageColor: average.flatMap { AverageColor(hex: $0) },
+                                                      sketch: sketch.flatMap { Sketch(base64: $0) })
         }
         return entry
     }

@@ -21,6 +21,8 @@ struct GalleryPageInputs {
         var alt: String
         var caption: String?
         var color: String?
+        /// The photo's sketch (base64 PNG), inlined where the tile is on a first screen.
+        var sketch: String?
         var name: String
         /// A sub-album's title and its photo count, for its cover tile.
         var album: (title: String, count: String)?
@@ -83,6 +85,7 @@ struct GalleryPageInputs {
         builder.add(tile.alt)
         builder.add(tile.caption)
         builder.add(tile.color)
+        builder.add(tile.sketch)
         builder.add(tile.name)
         builder.add(tile.album?.title)
         builder.add(tile.album?.count)

@@ -466,6 +466,6 @@ extension DerivedFile {
         self.init(label: derivation.label, size: derivation.size, delivery: derivation.format, role: derivation.role,
                   key: key ?? derivation.key, path: "", width: stored.width,
                   height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made,
-                  averageColor: stored.averageColor)
+                  averageColor: stored.averageColor, sketch: stored.sketch)
     }
 }

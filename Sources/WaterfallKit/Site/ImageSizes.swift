@@ -181,8 +181,9 @@ struct Derivation: Sendable, Equatable {
     /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point; 10: one mean
     /// colour per set, from its smallest image, Lanczos weights by rotation (within a float's rounding), and RGB from
     /// every other decoder split into Y, Cb and Cr planes as it arrives when the set is all JPEG (ycc_split.c),
-    /// and a size made from the size before it where that is about twice as large (the 500-px tile from the 1000).
-    static let formatVersion = "derive-10"
+    /// and a size made from the size before it where that is about twice as large (the 500-px tile from the 1000);
+    /// 11: the smallest image of an opaque still carries its sketch.
+    static let formatVersion = "derive-11"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

@@ -249,6 +249,8 @@ struct DerivedFile: Sendable, Equatable {
     var made: Bool
     /// Its mean colour (stills), shown while it loads.
     var averageColor: AverageColor? = nil
+    /// Its sketch (an opaque still's smallest image), shown inline on the first screen while it loads.
+    var sketch: Sketch? = nil
 }
 
 extension String {

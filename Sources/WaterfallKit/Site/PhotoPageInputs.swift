@@ -36,6 +36,8 @@ struct PhotoPageInputs {
 
     /// The placeholder colour: the view's, else the first tile's.
     var color: String?
+    /// The still's sketch (base64 PNG), shown in the view's place until the image arrives.
+    var sketch: String?
     /// The original's path in the site, when originals are published.
     var original: String?
     var previous: Link?
@@ -67,6 +69,7 @@ struct PhotoPageInputs {
         builder.add(video?.type)
         builder.add(video?.duration)
         builder.add(color)
+        builder.add(sketch)
         builder.add(original)
         for link in [previous, next, back] as [Link?] {
             builder.add(link?.path)

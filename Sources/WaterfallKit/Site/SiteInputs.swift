@@ -75,6 +75,7 @@ enum SiteInputs {
             builder.add(image.hash != nil)
             if let hash = image.hash { builder.add(hash) }
             builder.add(image.averageColor?.hex)
+            builder.add(image.sketch?.base64)
         }
         return builder.digest
     }

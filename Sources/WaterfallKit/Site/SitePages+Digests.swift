@@ -38,6 +38,7 @@ extension SitePages {
         builder.add(video.map(Self.mimeType))
         builder.add(video == nil ? nil : photo.header.video?.durationText)
         builder.add((view.averageColor ?? Self.firstTile(published)?.averageColor)?.hex)
+        builder.add(Self.viewSketch(published)?.base64)
         builder.add(configuration.originals == .none ? nil : Optional(published.original))
         for other in [index - 1, index + 1] {
             let neighbour = album.photos.indices.contains(other) ? album.photos[other] : nil
@@ -101,6 +102,7 @@ extension SitePages {
         builder.add(alt)
         builder.add(caption)
         builder.add(Self.firstTile(published)?.averageColor?.hex)
+        builder.add(Self.firstTile(published)?.sketch?.base64)
         builder.add(published.photo.fileName)
         builder.add(album?.title)
         builder.add(album?.count)

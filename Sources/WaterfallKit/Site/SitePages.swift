@@ -20,7 +20,8 @@ struct SitePages: Sendable {
     /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): change it whenever the
     /// values this type gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed.
-    static let contextVersion = "pages-3"  // 2: videos; 3: a tile's priority apart from its eager loading, a srcset for the view
+    static let contextVersion = "pages-4"  // 2: videos; 3: a tile's priority apart from its eager loading, a srcset for the view;
+    // 4: sketches
 
     init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
         self.configuration = configuration
@@ -179,7 +180,8 @@ struct SitePages: Sendable {
             },
             width: photo.header.width, height: photo.header.height, alt: photo.label, caption: photo.caption?.title,
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
-            color: published.tiles[0].averageColor?.hex, name: photo.fileName, album: nil,
+            color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch?.base64,
+            name: photo.fileName, album: nil,
             video: photo.header.video.map { .init(duration: $0.durationText) })
     }
 
@@ -203,6 +205,8 @@ struct SitePages: Sendable {
                 "caption": tile.caption.map { .string($0) } ?? .null,
                 "style": .string(board.style.tileStyles[index]),
                 "color": tile.color.map { .string($0) } ?? .null,
+                // Only where it pays: a sketch below every first screen would be bytes no one sees inline.
+                "sketch": board.firstScreen.eager[index] ? Self.sketchURL(tile.sketch) : .null,
                 "eager": .bool(board.firstScreen.eager[index]),
                 "priority": .bool(board.firstScreen.priority[index]),
                 "name": .string(tile.name),
@@ -267,10 +271,21 @@ struct SitePages: Sendable {
             },
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
+            sketch: Self.viewSketch(published)?.base64,
             original: configuration.originals == .none ? nil : published.original,
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
             trail: trail.map { .init(path: $0.path, title: $0.title) })
+    }
+
+    /// A still's sketch for its photo page (a video's page shows its poster's colour only).
+    static func viewSketch(_ published: PublishedPhoto) -> Sketch? {
+        published.video == nil ? published.tiles.first?.sketch : nil
+    }
+
+    /// A sketch as the templates take it: a data URL, for CSS's `url()`.
+    private static func sketchURL(_ base64: String?) -> TemplateValue {
+        base64.map { .string(Sketch.dataURLPrefix + $0) } ?? .null
     }
 
     /// The view's `sizes`: the widest the photo page's CSS makes it, the window's width less the page's
@@ -300,6 +315,7 @@ struct SitePages: Sendable {
             "alt": .string(page.label),
             "name": .string(page.fileName),
             "color": page.color.map { .string($0) } ?? .null,
+            "sketch": Self.sketchURL(page.sketch),
             // The theme plays the video in the view's place, its view image the poster (a theme that does not
             // know videos shows the poster).
             "video": page.video.map { video -> TemplateValue in

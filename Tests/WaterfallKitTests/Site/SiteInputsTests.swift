@@ -97,6 +97,6 @@ struct SiteInputsTests {
         #expect(fields(published.photo.caption!) == ["title", "description"])
         // path: named later; made: whether this build made it, not what it is.
         #expect(fields(published.images[0]) == ["label", "size", "delivery", "role", "key", "path", "width", "height", "format", "stored",
-                                                "hash", "made", "averageColor"])
+                                                "hash", "made", "averageColor", "sketch"])
     }
 }
