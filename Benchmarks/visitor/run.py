@@ -32,6 +32,8 @@ scrolls, and reads:
     images that intersect the first viewport; "never" if one is still incomplete;
   - bytes before scroll: encodedDataLength of every finished request (document, styles, scripts, images:
     what crossed the throttled connection), from the DevTools Network events;
+  - first paint: 'first-contentful-paint', and how many first-screen images have a sketch (an inline
+    data: background on the image or its tile) to show from then on, not a box of one colour;
   - #high: images with fetchpriority="high"; #eager beyond: images not loading="lazy" whose top is more
     than one screen below the fold (top ≥ 2 × viewport height);
   - sharpness, per first-screen image: the chosen file's pixel size (read from the served file) over the
@@ -77,7 +79,10 @@ SETTLE_LIMIT = 60.0
 # Registered before the page's first script: LCP and layout shifts as they come, room for every resource.
 INIT_JS = r"""
 performance.setResourceTimingBufferSize(10000);
-window.__bench = {lcp: [], shifts: []};
+window.__bench = {lcp: [], shifts: [], paint: null};
+new PerformanceObserver(list => {
+  for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') __bench.paint = e.startTime;
+}).observe({type: 'paint', buffered: true});
 new PerformanceObserver(list => {
   for (const e of list.getEntries()) {
     const el = e.element;
@@ -106,10 +111,11 @@ MEASURE_JS = r"""
             lazy: (img.getAttribute('loading') || '').toLowerCase() === 'lazy',
             high: (img.getAttribute('fetchpriority') || '').toLowerCase() === 'high',
             complete: img.complete && img.naturalWidth > 0, fit: style.objectFit,
+            sketched: [img, img.closest('li, figure, div')].some(e => e && getComputedStyle(e).backgroundImage.includes('data:')),
             arrived: img.currentSrc.startsWith('data:') ? 0 : arrived(img.currentSrc)};
   });
   const nav = performance.getEntriesByType('navigation')[0];
-  return {vw, vh, dpr: devicePixelRatio, scrollY, images, lcp: __bench.lcp, shifts: __bench.shifts,
+  return {vw, vh, dpr: devicePixelRatio, scrollY, images, lcp: __bench.lcp, shifts: __bench.shifts, paint: __bench.paint,
           load: nav ? nav.loadEventEnd : null};
 })()
 """
@@ -289,6 +295,8 @@ def summarise(page: dict, root: Path, files: Files) -> dict:
         "lcp_element": (lcp["element"] + " " + unquote(urlparse(lcp["url"]).path).lstrip("/")).strip() if lcp else "",
         "first_screen": (max(arrivals, default=0) / 1000) if complete else float("inf"),
         "first_images": len(first),
+        "first_paint": page["paint"] / 1000 if page["paint"] is not None else None,
+        "sketched": sum(i["sketched"] for i in first),
         "bytes": page["network"]["bytes"],
         "image_bytes": page["network"]["by_kind"].get("Image", 0),
         "other_bytes": page["network"]["bytes"] - page["network"]["by_kind"].get("Image", 0),
@@ -356,13 +364,14 @@ def print_tables(results: dict, labels: list[str], runs: int):
         print(f"| goal | {device} | ≤ 1.5 | ≤ 3 | | 0 | ≥ 0.95 | ≤ 1.6 | ≤ 2 | 0 | | |")
 
     print("\nWhat the loads were made of (medians):\n")
-    print("| site | device | LCP element | first-screen images | images on page | requests | image KiB "
-          "| other KiB (page, styles, scripts) | still pending |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| site | device | first paint s | first-screen images | … with a sketch at first paint | LCP element "
+          "| images on page | requests | image KiB | other KiB (page, styles, scripts) | still pending |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for device in DEVICES:
         for label in labels:
             row = results[(label, device)]
-            print(f"| {label} | {device} | {row['lcp_element'] or '—'} | {row['first_images']:.0f} "
+            print(f"| {label} | {device} | {seconds(row['first_paint'])} | {row['first_images']:.0f} "
+                  f"| {row['sketched']:.0f} | {row['lcp_element'] or '—'} "
                   f"| {row['images']:.0f} | {row['requests']:.0f} | {row['image_bytes'] / 1024:.0f} "
                   f"| {row['other_bytes'] / 1024:.0f} | {row['pending']:.0f} |")
 
