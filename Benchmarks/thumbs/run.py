@@ -195,8 +195,8 @@ def jpeg(waterfall, data, work):
     conf = sigal_config(work, data, sigal_site)
     sigal_time = timed([sigal, "build", "-c", conf, "-n", str(cores)])
     sigal_again = timed([sigal, "build", "-c", conf, "-n", str(cores)])
-    print(f"\nWhole gallery from the same {n} photos (Waterfall: tile images of 500 and 1000 px and a 2048-px view "
-          f"image each; sigal 2.5: a 1000-px thumbnail and a 2048-px image each; both quality {QUALITY}, all cores):\n")
+    print(f"\nWhole gallery from the same {n} photos (Waterfall: tile images at the layout's six widths, 217 to 1000 px, and a "
+          f"2048-px view image each; sigal 2.5: a 1000-px thumbnail and a 2048-px image each; both quality {QUALITY}, all cores):\n")
     print(f"  {'waterfall build':<48} {build:7.2f}s {n / build:9.1f} photos/s")
     print(f"  {'sigal build':<48} {sigal_time:7.2f}s {n / sigal_time:9.1f} photos/s   waterfall is "
           f"{sigal_time / build:.1f}× faster")
