@@ -57,12 +57,14 @@ struct LoadingTests {
         #expect(tiles.count == 40)
         var eager = 0, high = 0
         for tile in tiles {
-            let colour = try #require(tile.firstMatch(of: /--wf-color:(#[0-9a-f]{6})"/)?.1, "\(tile.prefix(200))")
+            let colour = try #require(tile.firstMatch(of: /--wf-color:(#[0-9a-f]{6})[";]/)?.1, "\(tile.prefix(200))")
             let src = try #require(tile.firstMatch(of: /src="([^"]+)"/)?.1)
             let image = try TestPixels.decode(output.path + "/" + String(src))
             #expect(Self.close(AverageColor(hex: String(colour)), Self.mean(image)), "\(src)")
             let first = tile.contains(#"fetchpriority="high""#), lazy = tile.contains(#"loading="lazy""#)
             #expect(!(first && lazy), "a tile asked for first loads eagerly: \(tile.prefix(300))")
+            // Every photo here is opaque: a first-screen tile shows its sketch inline, a lazy one does not.
+            #expect(tile.contains("--wf-sketch:url(data:image/png;base64,") == !lazy, "\(tile.prefix(300))")
             if !lazy { eager += 1 }
             if first { high += 1 }
         }
