@@ -1,3 +1,5 @@
+import Foundation
+
 /// A still's colours on a small grid, as a PNG of a couple of hundred bytes (`wf_raster_sketch`): what a
 /// page shows inline, scaled up, where the image will be, until the image arrives.
 public struct Sketch: Sendable, Equatable {
@@ -7,7 +9,7 @@ public struct Sketch: Sendable, Equatable {
     static let maximumLength = 512
 
     public init(png: some Collection<UInt8>) {
-        base64 = Self.encode(png)
+        base64 = Data(png).base64EncodedString()
     }
 
     /// From the cache's text; nil unless it is base64 of a plausible length, so that a planted entry can
@@ -20,22 +22,7 @@ public struct Sketch: Sendable, Equatable {
     }
 
     /// `data:image/png;base64,…`
-    public var dataURL: String { Self.dataURLPrefix + base64 }
-    public static let dataURLPrefix = "data:image/png;base64,"
+    public var dataURL: String { "data:image/png;base64," + base64 }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    private static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let input = Array(bytes)
-        var text: [UInt8] = []
-        text.reserveCapacity((input.count + 2) / 3 * 4)
-        for start in stride(from: 0, to: input.count, by: 3) {
-            let chunk = input[start..<min(start + 3, input.count)]
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for index in 0..<4 {
-                text.append(index <= chunk.count ? alphabet[value >> (18 - 6 * index) & 63] : UInt8(ascii: "="))
-            }
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }

@@ -21,8 +21,8 @@ struct GalleryPageInputs {
         var alt: String
         var caption: String?
         var color: String?
-        /// The photo's sketch (base64 PNG), inlined where the tile is on a first screen.
-        var sketch: String?
+        /// The photo's sketch, inlined where the tile is on a first screen.
+        var sketch: Sketch?
         var name: String
         /// A sub-album's title and its photo count, for its cover tile.
         var album: (title: String, count: String)?
@@ -85,7 +85,7 @@ struct GalleryPageInputs {
         builder.add(tile.alt)
         builder.add(tile.caption)
         builder.add(tile.color)
-        builder.add(tile.sketch)
+        builder.add(tile.sketch?.base64)
         builder.add(tile.name)
         builder.add(tile.album?.title)
         builder.add(tile.album?.count)

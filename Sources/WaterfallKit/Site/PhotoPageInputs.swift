@@ -36,8 +36,8 @@ struct PhotoPageInputs {
 
     /// The placeholder colour: the view's, else the first tile's.
     var color: String?
-    /// The still's sketch (base64 PNG), shown in the view's place until the image arrives.
-    var sketch: String?
+    /// The still's sketch, shown in the view's place until the image arrives.
+    var sketch: Sketch?
     /// The original's path in the site, when originals are published.
     var original: String?
     var previous: Link?
@@ -69,7 +69,7 @@ struct PhotoPageInputs {
         builder.add(video?.type)
         builder.add(video?.duration)
         builder.add(color)
-        builder.add(sketch)
+        builder.add(sketch?.base64)
         builder.add(original)
         for link in [previous, next, back] as [Link?] {
             builder.add(link?.path)

@@ -180,7 +180,7 @@ struct SitePages: Sendable {
             },
             width: photo.header.width, height: photo.header.height, alt: photo.label, caption: photo.caption?.title,
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
-            color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch?.base64,
+            color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch,
             name: photo.fileName, album: nil,
             video: photo.header.video.map { .init(duration: $0.durationText) })
     }
@@ -206,7 +206,7 @@ struct SitePages: Sendable {
                 "style": .string(board.style.tileStyles[index]),
                 "color": tile.color.map { .string($0) } ?? .null,
                 // Only where it pays: a sketch below every first screen would be bytes no one sees inline.
-                "sketch": board.firstScreen.eager[index] ? Self.sketchURL(tile.sketch) : .null,
+                "sketch": board.firstScreen.eager[index] ? tile.sketch.map { .string($0.dataURL) } ?? .null : .null,
                 "eager": .bool(board.firstScreen.eager[index]),
                 "priority": .bool(board.firstScreen.priority[index]),
                 "name": .string(tile.name),
@@ -271,7 +271,7 @@ struct SitePages: Sendable {
             },
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
-            sketch: Self.viewSketch(published)?.base64,
+            sketch: Self.viewSketch(published),
             original: configuration.originals == .none ? nil : published.original,
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
@@ -281,11 +281,6 @@ struct SitePages: Sendable {
     /// A still's sketch for its photo page (a video's page shows its poster's colour only).
     static func viewSketch(_ published: PublishedPhoto) -> Sketch? {
         published.video == nil ? published.tiles.first?.sketch : nil
-    }
-
-    /// A sketch as the templates take it: a data URL, for CSS's `url()`.
-    private static func sketchURL(_ base64: String?) -> TemplateValue {
-        base64.map { .string(Sketch.dataURLPrefix + $0) } ?? .null
     }
 
     /// The view's `sizes`: the widest the photo page's CSS makes it, the window's width less the page's
@@ -315,7 +310,7 @@ struct SitePages: Sendable {
             "alt": .string(page.label),
             "name": .string(page.fileName),
             "color": page.color.map { .string($0) } ?? .null,
-            "sketch": Self.sketchURL(page.sketch),
+            "sketch": page.sketch.map { .string($0.dataURL) } ?? .null,
             // The theme plays the video in the view's place, its view image the poster (a theme that does not
             // know videos shows the poster).
             "video": page.video.map { video -> TemplateValue in
