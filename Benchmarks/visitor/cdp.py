@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 import websocket  # websocket-client, from requirements-dev.txt
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
+from engines import end_process  # noqa: E402  (the browser tests' engines: one way to end a browser)
 
 CHROMIUM = "/usr/bin/chromium"
 # chrome-launcher's quiet profile (what Lighthouse starts Chrome with), headless, as root without a sandbox.
@@ -47,12 +51,7 @@ class Chromium:
         try:
             self.ws.close()
         finally:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            end_process(self.process)
             shutil.rmtree(self.profile, ignore_errors=True)
 
     def _page_socket(self, timeout: float = 30.0) -> str:

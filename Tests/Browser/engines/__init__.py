@@ -27,9 +27,21 @@ the tests report that engine as skipped with that reason (or failed, when WATERF
 from __future__ import annotations
 
 import json
+import subprocess
 from abc import ABC, abstractmethod
 
 ENGINES = ("chromium", "firefox", "webkit")
+
+
+def end_process(process: subprocess.Popen, grace: float = 10) -> None:
+    """Asks a child program to end (SIGTERM), kills it if it has not within `grace` seconds, and reaps it."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 class EngineUnavailable(RuntimeError):

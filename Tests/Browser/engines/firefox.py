@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse, urlunparse
 
-from . import Driver, EngineUnavailable, ScriptError
+from . import Driver, EngineUnavailable, ScriptError, end_process
 
 FIREFOX = os.environ.get("WATERFALL_FIREFOX", "/usr/bin/firefox-esr")
 REPO = Path(__file__).resolve().parents[3]
@@ -192,12 +192,7 @@ class FirefoxDriver(Driver):
         try:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            end_process(self.process)
         if self.files is not None:
             self.files.close()
         shutil.rmtree(self.profile, ignore_errors=True)

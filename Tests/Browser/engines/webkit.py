@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import EngineUnavailable, SeleniumDriver
+from . import EngineUnavailable, SeleniumDriver, end_process
 
 WEBKIT_WEBDRIVER = os.environ.get("WATERFALL_WEBKIT_WEBDRIVER", "/usr/bin/WebKitWebDriver")
 XVFB = os.environ.get("WATERFALL_XVFB", "/usr/bin/Xvfb")
@@ -76,13 +76,8 @@ def display() -> str:
 
 def stop_display():
     process = _display["process"]
-    if process is not None and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    if process is not None:
+        end_process(process)
     _display.update(process=None, name=None)
 
 
