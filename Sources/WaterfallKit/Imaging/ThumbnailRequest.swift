@@ -21,6 +21,9 @@ public struct ThumbnailRequest: Sendable, Equatable {
     public var encoding = Encoding.automatic
     /// AVIF encoder speed, 1–10 (10 fastest); 0 means the encoder's default. Ignored by the other formats.
     public var speed = 0
+    /// Only screens denser than 1× take this image: a JPEG is made at the dense quality
+    /// (`EncoderSettings.request`).
+    var dense = false
 
     public enum Encoding: Sendable, Equatable {
         case automatic
@@ -29,6 +32,9 @@ public struct ThumbnailRequest: Sendable, Equatable {
     }
 
     public static let defaultQuality = 82
+    /// How much lower the JPEG quality of images only dense screens take is, by default: at 2× and 3× such an
+    /// image still scores above a 1× tile at `defaultQuality` on SSIMULACRA2 (docs/images.md).
+    public static let defaultDenseQualityDrop = 10
     /// WebP's and AVIF's defaults as the C target's: the WebP quality whose SSIMULACRA2 matches the
     /// JPEG's (AVIF's depends on the speed: `matchedAVIFQuality`), and the speed with the most bytes saved
     /// per second of encoding (Benchmarks/calibration/results.md).

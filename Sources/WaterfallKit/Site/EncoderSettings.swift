@@ -2,6 +2,7 @@
 struct EncoderSettings: Sendable, Equatable {
     var formats: [DeliveryFormat]
     var quality: Int
+    var denseQuality: Int
     var webpQuality: Int
     var avifQuality: Int?
     var avifSpeed: Int
@@ -10,6 +11,7 @@ struct EncoderSettings: Sendable, Equatable {
     init(configuration: SiteConfiguration) {
         formats = configuration.formats
         quality = configuration.quality
+        denseQuality = configuration.resolvedDenseQuality
         webpQuality = configuration.webpQuality
         avifQuality = configuration.avifQuality
         avifSpeed = configuration.avifSpeed
@@ -21,7 +23,7 @@ struct EncoderSettings: Sendable, Equatable {
         var request = box
         request.encoding = format.encoding
         switch format {
-        case .jpeg: request.quality = quality
+        case .jpeg: request.quality = box.dense ? denseQuality : quality
         case .webp: request.quality = webpQuality
         case .avif:
             request.quality = avifQuality ?? Thumbnailer.matchedAVIFQuality(speed: avifSpeed)

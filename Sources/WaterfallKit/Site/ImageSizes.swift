@@ -4,6 +4,10 @@
 struct ImageSizes: Sendable, Equatable {
     /// Widths of the tile images, smallest first.
     let tileWidths: [Int]
+    /// Tile images wider than this are taken only by screens denser than 1× (or 1× boards wider than
+    /// `SiteConfiguration.widestBoard`), whose smaller pixels hide more of a JPEG's loss: they are made at
+    /// `denseQuality`.
+    let denseAbove: Int
     /// Long edge of the view image.
     let viewSize: Int
     /// The `<img sizes>` attribute: each band's tile width as a function of the viewport.
@@ -12,8 +16,12 @@ struct ImageSizes: Sendable, Equatable {
     init(configuration: SiteConfiguration) {
         if let base = configuration.tileWidth {
             tileWidths = Array(Set(configuration.densities.map { $0 * base })).sorted()
+            denseAbove = configuration.densities.contains(1) ? base : 0
         } else {
-            tileWidths = TileWidthLadder(configuration).widths
+            let widths = TileWidthLadder(configuration).widths
+            tileWidths = widths
+            let widestSingle = TileWidthLadder.widestSingleDensityNeed(configuration)
+            denseAbove = widestSingle.map { need in widths.first { Double($0) >= need } ?? Int.max } ?? 0
         }
         viewSize = configuration.viewSize
         sizesAttribute = Self.sizes(configuration)
@@ -83,7 +91,9 @@ struct ImageSizes: Sendable, Equatable {
         for width in tileWidths {
             let effective = min(width, header.width)
             guard seenWidths.insert(effective).inserted else { continue }
-            boxes.append((String(width), .tile, ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)))
+            var request = ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)
+            request.dense = width > denseAbove
+            boxes.append((String(width), .tile, request))
         }
         // The view of an animation stays an animation (an animated WebP, whatever the format asked); tiles
         // show its first frame. So an animated view is made once, as the fallback.

@@ -42,7 +42,7 @@ extension SiteConfiguration {
             default:
                 let known = ["bands", "columnSpacing", "rowSpacing", "insets", "footerHeight", "flowTolerance", "placement",
                              "bottom", "maxCrop", "footerText",
-                             "maxPixels", "quality", "formats", "webpQuality", "avifQuality", "avifSpeed", "viewSize", "videoSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
+                             "maxPixels", "quality", "denseQuality", "formats", "webpQuality", "avifQuality", "avifSpeed", "viewSize", "videoSize", "tileWidth", "densities", "originals", "perPage", "baseURL"].contains(key)
                 throw FileError(file: file, message: known
                     ? "'\(key)' can only be set in the top folder's waterfall.json (an album may set title, description, sort, reverse and cover)"
                     : "unknown key '\(key)'")
@@ -108,6 +108,7 @@ extension SiteConfiguration {
             case "maxPixels": configuration.maxPixels = try integer(value, key, in: SettingLimits.maxPixels)
             case "quality": configuration.quality = try integer(value, key, in: SettingLimits.quality)
             case "formats": configuration.formats = try formats(value)
+            case "denseQuality": configuration.denseQuality = try integer(value, key, in: SettingLimits.quality)
             case "webpQuality": configuration.webpQuality = try integer(value, key, in: SettingLimits.quality)
             case "avifQuality": configuration.avifQuality = try integer(value, key, in: SettingLimits.quality)
             case "avifSpeed": configuration.avifSpeed = try integer(value, key, in: SettingLimits.avifSpeed)

@@ -29,6 +29,9 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var maxPixels = HeaderReader.defaultMaxPixels
     /// JPEG quality of derived images.
     public var quality = ThumbnailRequest.defaultQuality
+    /// JPEG quality of the tile images only screens denser than 1× take; nil: `quality` less
+    /// `ThumbnailRequest.defaultDenseQualityDrop`.
+    public var denseQuality: Int?
     /// The formats every derived image is made in, the visitor's preference first; `jpeg` last (the
     /// `<img>` fallback: JPEG, or PNG where there is alpha).
     public var formats = DeliveryFormat.defaultList
@@ -53,6 +56,11 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var baseURL: BaseURL?
 
     public init() {}
+
+    /// `denseQuality`, or its default from `quality`.
+    var resolvedDenseQuality: Int {
+        denseQuality ?? max(SettingLimits.quality.lowerBound, quality - ThumbnailRequest.defaultDenseQualityDrop)
+    }
 
     /// A settings file larger than this is not one.
     static let maximumFileBytes = 1 << 20

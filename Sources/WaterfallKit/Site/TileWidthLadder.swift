@@ -18,7 +18,7 @@ struct TileWidthLadder: Sendable, Equatable {
 
     /// The device-pixel widths tiles need: per band, the tile's CSS width at the band's two ends (the tile
     /// width is affine in the board width), times each density (over 2× only up to `widestDenseBoard`).
-    static func needs(_ configuration: SiteConfiguration) -> [ClosedRange<Double>] {
+    static func needs(_ configuration: SiteConfiguration, densities: Set<Int>? = nil) -> [ClosedRange<Double>] {
         let bands = configuration.layoutBands
         var needs: [ClosedRange<Double>] = []
         for (position, band) in bands.enumerated() {
@@ -27,7 +27,7 @@ struct TileWidthLadder: Sendable, Equatable {
             let layout = band.configuration(basedOn: configuration.layoutConfiguration)
             let narrow = layout.itemWidth(forContainerWidth: low), wide = layout.itemWidth(forContainerWidth: high)
             guard wide > 0 else { continue }
-            for density in Set(configuration.densities) {
+            for density in densities ?? Set(configuration.densities) {
                 let scale = Double(density)
                 guard density <= 2 || low < widestDenseBoard else { continue }
                 let top = density <= 2 ? wide : layout.itemWidth(forContainerWidth: min(high, widestDenseBoard))
@@ -37,11 +37,20 @@ struct TileWidthLadder: Sendable, Equatable {
         return needs
     }
 
+    /// The widest tile a 1× screen shows, on boards up to `widestBoard`; nil without 1× screens. Rungs above
+    /// it serve only denser screens (`ImageSizes.denseAbove`).
+    static func widestSingleDensityNeed(_ configuration: SiteConfiguration) -> Double? {
+        guard configuration.densities.contains(1) else { return nil }
+        return needs(configuration, densities: [1]).map(\.upperBound).max()
+    }
+
     /// The tile widths, in device pixels, of the screens most visitors have (`FirstScreen.referenceScreens`):
-    /// a 390-px phone at 3× and a 1440-px desktop at 1×. A rung at each makes their images exact.
+    /// a 390-px phone at 3× and a 1440-px desktop at 1×. A rung at each makes their images exact. And a rung
+    /// at the widest 1× tile, so that no 1× screen takes a rung made for denser ones.
     static func anchors(_ configuration: SiteConfiguration) -> [Double] {
         let bands = configuration.layoutBands
-        return zip(FirstScreen.referenceScreens, [3, 1]).compactMap { screen, density in
+        let widestSingle = widestSingleDensityNeed(configuration).map { [$0.rounded(.up)] } ?? []
+        return widestSingle + zip(FirstScreen.referenceScreens, [3, 1]).compactMap { screen, density in
             guard configuration.densities.contains(density),
                   let band = bands.last(where: { $0.minimumWidth <= screen.width }) ?? bands.first else { return nil }
             let tile = band.configuration(basedOn: configuration.layoutConfiguration).itemWidth(forContainerWidth: screen.width)

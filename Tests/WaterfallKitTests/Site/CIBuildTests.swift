@@ -108,11 +108,11 @@ struct CIBuildTests {
         let cache = try TemporaryFolder()
         let first = try TemporaryFolder(), second = try TemporaryFolder()
         let made = try WaterfallProcess.run(["build", input.path, "-o", first.path, "--cache-dir", cache.path, "--report", "json", "--quiet"])
-        #expect((try report(made)["images"] as? [String: Int])?["made"] == 10)  // the cup: 5 tile widths and the view; hubble-tall, 290 px wide: 3 and the view
+        #expect((try report(made)["images"] as? [String: Int])?["made"] == 11)  // the cup: 6 tile widths and the view; hubble-tall, 290 px wide: 3 and the view
         #expect(!FileManager.default.fileExists(atPath: first.path + "/.waterfall/cache"))
         let reused = try WaterfallProcess.run(["build", input.path, "-o", second.path, "--cache-dir", cache.path, "--report", "json", "--quiet"])
         let json = try report(reused)
-        #expect((json["images"] as? [String: Int]) == ["made": 0, "kept": 10])
+        #expect((json["images"] as? [String: Int]) == ["made": 0, "kept": 11])
         #expect((json["cache"] as? [String: Int])?["headers"] == 2)
         #expect(try Self.snapshot(first.path) == Self.snapshot(second.path))
     }
@@ -190,13 +190,13 @@ struct CachePruningTests {
         let images = output.path + "/.waterfall/cache/images", entries = output.path + "/.waterfall/cache/photos"
         func count(_ folder: String) throws -> Int { try FileManager.default.contentsOfDirectory(atPath: folder).count }
         #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
-        #expect(try count(images) == 10 && count(entries) == 2)  // coffee-cup: 5 tiles + view; the clock: 3 + view
+        #expect(try count(images) == 11 && count(entries) == 2)  // coffee-cup: 6 tiles + view; the clock: 3 + view
         try input.write("waterfall.json", Array(#"{"quality": 60}"#.utf8))        // new settings: new images
         try FileManager.default.removeItem(atPath: input.path + "/clock-motion-blur.jpg")  // a photo gone
         try Data("mine".utf8).write(to: URL(fileURLWithPath: images + "/notes.txt"))  // not a cache name
         #expect(try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet"]).status == 0)
         #expect(try count(entries) == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: images).sorted().filter { $0 != "notes.txt" }.count == 6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images).sorted().filter { $0 != "notes.txt" }.count == 7)
         #expect(FileManager.default.fileExists(atPath: images + "/notes.txt"))
         #expect(LinkChecker.brokenLinks(in: output.path) == [])
     }

@@ -40,9 +40,11 @@ struct DerivedImageBuildTests {
         #expect(run.status == 0, "\(run.stderr)")
         let html = String(decoding: try Fixtures.bytes(output.path + "/index.html"), as: UTF8.self)
         // The ladder: from a 320-px phone's 145-px tile at 1× to a 2560-px board's 500-px tile at 2×, each width
-        // at most 1.5 times the one before, with a 1440-px desktop's 276 and a 390-px phone's 540 (at 3×).
+        // at most 1.5 times the one before, with a 1440-px desktop's 276, a 390-px phone's 540 (at 3×) and the
+        // widest 1× tile's 500.
         #expect(html.contains(#"srcset="images/217/big.jpg 217w, images/276/big.jpg 276w, images/414/big.jpg 414w, "#
-                              + #"images/540/big.jpg 540w, images/810/big.jpg 810w, images/1000/big.jpg 1000w""#))
+                              + #"images/500/big.jpg 500w, images/540/big.jpg 540w, images/810/big.jpg 810w, "#
+                              + #"images/1000/big.jpg 1000w""#))
         #expect(html.contains(#"srcset="images/217/small.jpg 64w""#))
         #expect(html.contains(#"href="photos/big.jpg.html""#))
         let photoPage = String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self)
@@ -68,6 +70,41 @@ struct DerivedImageBuildTests {
         #expect(view.width == 800 && view.height == 533)
     }
 
+    /// The first entry of the JPEG's first quantisation table: the luminance DC step, which libjpeg scales
+    /// with the quality (16 at 50, 9 at 72, 6 at 82).
+    static func lumaDCStep(_ bytes: [UInt8]) -> Int? {
+        var position = 2
+        while position + 5 <= bytes.count, bytes[position] == 0xFF {
+            if bytes[position + 1] == 0xDB { return Int(bytes[position + 5]) }
+            position += 2 + Int(bytes[position + 2]) << 8 + Int(bytes[position + 3])
+        }
+        return nil
+    }
+
+    /// libjpeg's table scaling (jpeg_quality_scaling, then (step × scale + 50) / 100) for the DC step of 16.
+    static func expectedDCStep(quality: Int) -> Int {
+        let scale = quality < 50 ? 5000 / quality : 200 - 2 * quality
+        return max(1, (16 * scale + 50) / 100)
+    }
+
+    /// Tiles wider than the widest 1× tile are taken only by denser screens and made at the dense quality
+    /// (ten under `quality` by default, or `denseQuality`); the rest, and the view, at `quality`.
+    @Test func denseTilesAreMadeAtTheDenseQuality() throws {
+        let input = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Portrait_6.jpg"), as: "big.jpg")  // 1200×1800 displayed
+        for (settings, quality, dense) in [("{}", 82, 72), (#"{"quality": 90}"#, 90, 80), (#"{"denseQuality": 50}"#, 82, 50)] {
+            let output = try TemporaryFolder()
+            try input.write("waterfall.json", Array(settings.utf8))
+            let run = try build(input.path, output.path, ["--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            for (size, expected) in [("217", quality), ("276", quality), ("414", quality), ("500", quality),
+                                     ("540", dense), ("810", dense), ("1000", dense), ("view", quality)] {
+                let step = Self.lumaDCStep(try Fixtures.bytes(output.path + "/images/\(size)/big.jpg"))
+                #expect(step == Self.expectedDCStep(quality: expected), "\(settings): \(size) made at DC step \(step ?? -1)")
+            }
+        }
+    }
+
     @Test func noMetadataButTheColourProfileLeavesTheMachine() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         // A camera-like file: Exif (with an IFD1 thumbnail), then XMP, then a 30 KB ICC profile.
@@ -86,11 +123,11 @@ struct DerivedImageBuildTests {
     @Test func aNoChangeRebuildMakesNothingAndTouchesNothing() throws {
         let output = try TemporaryFolder()
         let first = try build(BuildCommandTests.gallery, output.path)
-        #expect(summary(first).contains("57 of 57 images made"))
+        #expect(summary(first).contains("60 of 60 images made"))
         let before = try modificationTimes(under: output.path)
         Thread.sleep(forTimeInterval: 0.05)
         let second = try build(BuildCommandTests.gallery, output.path)
-        #expect(summary(second).hasPrefix("15 photos, 1 skipped, 0 of 57 images made"), "\(summary(second))")
+        #expect(summary(second).hasPrefix("15 photos, 1 skipped, 0 of 60 images made"), "\(summary(second))")
         #expect(try modificationTimes(under: output.path) == before)
     }
 
@@ -99,8 +136,8 @@ struct DerivedImageBuildTests {
         for name in ["Landscape_1.jpg", "Portrait_3.jpg", "Landscape_6.jpg"] {
             try input.copy(Fixtures.conformance("exif-orientation/" + name), as: name)
         }
-        // Six tile widths and the view each.
-        #expect(summary(try build(input.path, output.path)).contains("21 of 21 images made"))
+        // Seven tile widths and the view each.
+        #expect(summary(try build(input.path, output.path)).contains("24 of 24 images made"))
         try input.write("waterfall.json", Array(#"{"tileWidth": 320}"#.utf8))
         let tiles = try build(input.path, output.path)
         #expect(summary(tiles).contains("9 of 12 images made"), "\(summary(tiles))")  // the view images are kept
@@ -140,21 +177,21 @@ struct DerivedImageBuildTests {
         let entry = cache + "/photos/" + entries[0]
         let text = String(decoding: try Fixtures.bytes(entry), as: UTF8.self)
         try Data(text.prefix(text.count / 2).utf8).write(to: URL(fileURLWithPath: entry))
-        #expect(summary(try build(input.path, output.path)).contains("7 of 14 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("8 of 16 images made"))
         // A damaged image in the store (cut short) is made again, never published.
         let images = try FileManager.default.contentsOfDirectory(atPath: cache + "/images").sorted()
         let image = cache + "/images/" + images[0]
         // (Written as a new file: the site's copy is a hard link to the store's, and damaging that one inode
         // in place would damage the published file too, which the build then rightly refuses to replace.)
         try Data(try Fixtures.bytes(image).prefix(100)).write(to: URL(fileURLWithPath: image), options: .atomic)
-        #expect(summary(try build(input.path, output.path)).contains("1 of 14 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("1 of 16 images made"))
         // A derived file deleted from the site by hand is published again (from the store: nothing to make).
         try FileManager.default.removeItem(atPath: output.path + "/images/view/a.jpg")
-        #expect(summary(try build(input.path, output.path)).contains("0 of 14 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("0 of 16 images made"))
         #expect(FileManager.default.fileExists(atPath: output.path + "/images/view/a.jpg"))
         // A cache of another version is not read at all.
         try Data("waterfall-cache-0\n".utf8).write(to: URL(fileURLWithPath: cache + "/version"))
-        #expect(summary(try build(input.path, output.path)).contains("14 of 14 images made"))
+        #expect(summary(try build(input.path, output.path)).contains("16 of 16 images made"))
     }
 
     @Test(arguments: ["link", "copy"])

@@ -24,6 +24,19 @@ struct ImageChoiceTests {
         return configuration
     }
 
+    /// Every 3rd board width each band serves, up to the widest board, with its tile's CSS width.
+    static func forEachTile(_ configuration: SiteConfiguration, _ body: (_ board: Double, _ tile: Double) -> Void) {
+        let bands = configuration.layoutBands
+        for (position, band) in bands.enumerated() {
+            let layout = band.configuration(basedOn: configuration.layoutConfiguration)
+            let end = position + 1 < bands.count ? bands[position + 1].minimumWidth : SiteConfiguration.widestBoard
+            for board in stride(from: band.minimumWidth, through: min(end, SiteConfiguration.widestBoard), by: 3) {
+                let tile = layout.itemWidth(forContainerWidth: board)
+                if tile > 1 { body(board, tile) }
+            }
+        }
+    }
+
     /// Sampled over every board width a band serves and every density, the image picked is at least the
     /// tile's device pixels and at most 1.5 times them: for the defaults and for random bands.
     @Test func everyTileAtEveryWidthAndDensityGetsAnImageWithinTheReach() throws {
@@ -32,20 +45,13 @@ struct ImageChoiceTests {
             let configuration = round == 0 ? SiteConfiguration() : Self.randomConfiguration(&random)
             let widths = ImageSizes(configuration: configuration).tileWidths
             #expect(widths == widths.sorted() && Set(widths).count == widths.count)
-            let bands = configuration.layoutBands
-            for (position, band) in bands.enumerated() {
-                let layout = band.configuration(basedOn: configuration.layoutConfiguration)
-                let end = position + 1 < bands.count ? bands[position + 1].minimumWidth : SiteConfiguration.widestBoard
-                for board in stride(from: band.minimumWidth, through: min(end, SiteConfiguration.widestBoard), by: 3) {
-                    let tile = layout.itemWidth(forContainerWidth: board)
-                    guard tile > 1 else { continue }
-                    // (3× screens are phones: no density over 2 for boards wider than any phone.)
-                    for density in configuration.densities where density <= 2 || board < TileWidthLadder.widestDenseBoard {
-                        let need = tile * Double(density)
-                        let picked = Double(Self.pick(widths, need: need))
-                        #expect(picked >= need - 1e-9, "round \(round): \(board) px board, \(density)×: \(picked) for \(need)")
-                        #expect(picked <= need * TileWidthLadder.reach + 1, "round \(round): \(picked) for \(need)")
-                    }
+            Self.forEachTile(configuration) { board, tile in
+                // (3× screens are phones: no density over 2 for boards wider than any phone.)
+                for density in configuration.densities where density <= 2 || board < TileWidthLadder.widestDenseBoard {
+                    let need = tile * Double(density)
+                    let picked = Double(Self.pick(widths, need: need))
+                    #expect(picked >= need - 1e-9, "round \(round): \(board) px board, \(density)×: \(picked) for \(need)")
+                    #expect(picked <= need * TileWidthLadder.reach + 1, "round \(round): \(picked) for \(need)")
                 }
             }
         }
@@ -55,6 +61,7 @@ struct ImageChoiceTests {
     @Test func theDefaultLadderIsAHandfulOfWidths() {
         let widths = ImageSizes(configuration: SiteConfiguration()).tileWidths
         #expect((4...8).contains(widths.count), "\(widths)")
+        #expect(widths.contains(500), "\(widths)")  // the widest 1× tile, a 2560-px board's
         #expect(widths.first! >= 145 && widths.first! <= 218, "\(widths)")  // a 145-px tile at 1×
         #expect(widths.last! == 1000, "\(widths)")  // a 500-px tile at 2× (3× only on phone-wide boards)
         // The screens most visitors have get their tiles' exact widths: a 390-px phone at 3×, a 1440-px desktop.
@@ -63,6 +70,41 @@ struct ImageChoiceTests {
         var named = SiteConfiguration()
         named.tileWidth = 400
         #expect(ImageSizes(configuration: named).tileWidths == [400, 800, 1200])
+    }
+
+    /// No 1× screen up to the widest board takes a tile image made for denser screens (at the dense quality),
+    /// and the phone's 3× tile is one: for the defaults and for random bands.
+    @Test func onlyDenseScreensTakeTheDenseTiles() throws {
+        var random = SplitMix64(seed: 2712)
+        for round in 0..<60 {
+            let configuration = round == 0 ? SiteConfiguration() : Self.randomConfiguration(&random)
+            let sizes = ImageSizes(configuration: configuration)
+            Self.forEachTile(configuration) { board, tile in
+                let picked = Self.pick(sizes.tileWidths, need: tile)
+                #expect(picked <= sizes.denseAbove, "round \(round): \(board) px board at 1× takes \(picked)")
+            }
+        }
+        let defaults = ImageSizes(configuration: SiteConfiguration())
+        #expect(defaults.denseAbove == 500 && defaults.tileWidths.filter { $0 > defaults.denseAbove } == [540, 810, 1000])
+        var named = SiteConfiguration()
+        named.tileWidth = 400
+        #expect(ImageSizes(configuration: named).denseAbove == 400)
+        named.densities = [2, 3]
+        #expect(ImageSizes(configuration: named).denseAbove == 0)
+    }
+
+    /// The dense quality reaches the JPEG encoder of dense tiles only; WebP, AVIF and the view keep theirs.
+    @Test func theDenseQualityReachesOnlyTheDenseJPEGs() throws {
+        var configuration = SiteConfiguration()
+        configuration.formats = [.webp, .jpeg]
+        configuration.denseQuality = 40
+        let sizes = ImageSizes(configuration: configuration)
+        let header = ImageHeader(format: .jpeg, pixelWidth: 4000, pixelHeight: 3000)
+        for derivation in sizes.derivations(for: header, encoders: EncoderSettings(configuration: configuration)) {
+            let dense = Int(derivation.size).map { $0 > sizes.denseAbove } ?? false
+            let expected = derivation.format == .webp ? configuration.webpQuality : dense ? 40 : configuration.quality
+            #expect(derivation.request.quality == expected, "\(derivation.size) \(derivation.format)")
+        }
     }
 
     /// Ranges of need with a gap between them get no rung in the gap, and a cap holds.

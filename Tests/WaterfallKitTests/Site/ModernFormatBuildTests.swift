@@ -50,6 +50,8 @@ struct ModernFormatBuildTests {
         (#"{"formats": ["webp", "webp", "jpeg"]}"#, "w.json: 'formats' lists 'webp' twice"),
         (#"{"formats": ["avif", 1, "jpeg"]}"#, "w.json: 'formats[1]' must be a string (got a number)"),
         (#"{"webpQuality": 0}"#, "w.json: 'webpQuality' must be between 1 and 100 (got 0)"),
+        (#"{"denseQuality": 0}"#, "w.json: 'denseQuality' must be between 1 and 100 (got 0)"),
+        (#"{"denseQuality": "low"}"#, "w.json: 'denseQuality' must be a whole number (got the string \"low\")"),
         (#"{"avifQuality": 101}"#, "w.json: 'avifQuality' must be between 1 and 100 (got 101)"),
         (#"{"avifSpeed": 0}"#, "w.json: 'avifSpeed' must be between 1 and 10 (got 0)"),
         (#"{"avifSpeed": 11}"#, "w.json: 'avifSpeed' must be between 1 and 10 (got 11)"),
@@ -64,7 +66,7 @@ struct ModernFormatBuildTests {
         }
     }
 
-    @Test(arguments: ["formats", "webpQuality", "avifQuality", "avifSpeed"])
+    @Test(arguments: ["formats", "webpQuality", "avifQuality", "avifSpeed", "denseQuality"])
     func anAlbumCannotSetThem(key: String) {
         let value = key == "formats" ? #"["webp", "jpeg"]"# : "5"
         do {
@@ -164,7 +166,7 @@ struct ModernFormatBuildTests {
         let page = String(decoding: try Fixtures.bytes(output.path + "/photos/coffee-cup.jpg.html"), as: UTF8.self)
         let viewSources = Self.elements("source", in: page)
         #expect(viewSources.map { $0["srcset"] ?? "" } == ["avif", "webp"].map { ext in
-            ["217 217w", "276 276w", "414 414w", "540 540w", "view 600w"].map { "../images/" + $0.replacingOccurrences(of: " ", with: "/coffee-cup.jpg.\(ext) ") }
+            ["217 217w", "276 276w", "414 414w", "500 500w", "540 540w", "view 600w"].map { "../images/" + $0.replacingOccurrences(of: " ", with: "/coffee-cup.jpg.\(ext) ") }
                 .joined(separator: ", ")
         })
         #expect(page.contains(#"<img src="../images/view/coffee-cup.jpg" srcset="../images/217/coffee-cup.jpg 217w, "#))
