@@ -107,21 +107,28 @@ soak: venv
 	HOSTILE_SEED=$$seed HOSTILE_CASES=$(SOAK_CASES) WATERFALL_BIN=.build/debug/waterfall \
 		.venv/bin/python -m pytest -q Tests/Hostile
 
-sanitize: deps
+# The C target compiled once with the sanitizers; each checking program links those objects.
+SANITIZE_OBJECTS := $(patsubst Sources/CImageIO/%.c,.build/sanitize/obj/%.o,$(C_SOURCES))
+
+.build/sanitize/obj/%.o: Sources/CImageIO/%.c $(wildcard Sources/CImageIO/*/*.h) | deps
+	@mkdir -p $(dir $@)
+	$(CLANG) $(filter-out -fuse-ld=%,$(C_FLAGS)) $(SANITIZERS) -c $< -o $@
+
+sanitize: $(SANITIZE_OBJECTS)
 	@mkdir -p .build/sanitize
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
 	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES)
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
 	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
 	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_orient.c $(C_LIBS) -o .build/sanitize/orient
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/check_orient.c $(C_LIBS) -o .build/sanitize/orient
 	.build/sanitize/orient
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(C_SOURCES) Tests/CImageIO/check_keyed.c $(C_LIBS) -o .build/sanitize/keyed
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/check_keyed.c $(C_LIBS) -o .build/sanitize/keyed
 	.build/sanitize/keyed
 	@# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(C_SOURCES) Tests/CJPEGOracle/jpeg_oracle.c \
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(SANITIZE_OBJECTS) Tests/CJPEGOracle/jpeg_oracle.c \
 		Tests/CImageIO/check_jpeg_encode.c $(C_LIBS) -o .build/sanitize/jpeg_encode
 	.build/sanitize/jpeg_encode SampleGallery/chelsea-the-cat.jpg SampleGallery/cameraman.jpg SampleGallery/coffee-panorama.jpg \
 		SampleGallery/retina-fundus.jpg $(FIXTURES)/thumbnails/gps-xmp-comment-icc.jpg
