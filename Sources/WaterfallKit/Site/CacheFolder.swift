@@ -31,7 +31,7 @@ struct CacheFolder: Sendable {
         let marked = try isMarked(root)
         if !marked && !isLegacyCache(root) {
             let entries = try root.list().compactMap(\.text)
-            guard entries.allSatisfy({ $0 == lockName }) else {
+            guard entries.allSatisfy({ $0 == lockName || isUnfinishedMarker($0, in: root) }) else {
                 throw FileSystemError(path, "is not empty and is not a Waterfall cache (it has no \(markerName) written by "
                     + "Waterfall); give --cache-dir a new or empty folder")
             }
@@ -65,8 +65,22 @@ struct CacheFolder: Sendable {
         return bytes.starts(with: Array("waterfall-cache-".utf8))
     }
 
+    /// A marker a build killed while claiming the folder left under its temporary name: `wf-PID-marker`, a
+    /// regular file holding the start of the marker's text. It is replaced when the marker is written.
+    private static func isUnfinishedMarker(_ name: String, in root: FolderHandle) -> Bool {
+        guard name.hasPrefix(temporaryPrefix), name.hasSuffix(markerSuffix),
+              name.dropFirst(temporaryPrefix.count).dropLast(markerSuffix.count).allSatisfy(\.isASCIIDigit),
+              root.kind(name) == .file, let bytes = try? root.openFile(name).read(limit: 4096) else { return false }
+        return Array(markerText.utf8).starts(with: bytes)
+    }
+
+    private static let markerSuffix = "-marker"
+
     private static func writeMarker(_ root: FolderHandle) throws(FileSystemError) {
-        let temporary = "\(temporaryPrefix)\(getpid())-marker"
+        for entry in (try? root.list()) ?? [] {
+            if let name = entry.text, isUnfinishedMarker(name, in: root) { root.remove(name) }
+        }
+        let temporary = "\(temporaryPrefix)\(getpid())\(markerSuffix)"
         root.remove(temporary)
         try root.writeNew(temporary, Array(markerText.utf8))
         try root.rename(temporary, to: root, as: markerName)

@@ -72,6 +72,30 @@ struct TrustDataLossTests {
         #expect(second.stdout.contains(#""images": {"made": 0, "kept": 11}"#), "\(second.stdout)")
     }
 
+    /// A build killed while claiming an empty cache folder leaves its lock and a half-written marker under
+    /// the marker's temporary name: the next build finishes the claim. A file of that name holding anything
+    /// else is not Waterfall's, and the folder is refused as before.
+    @Test func aClaimCutShortIsFinishedAndOnlyThat() throws {
+        let input = try Trust.input(["coffee-cup.jpg"])
+        let work = try TemporaryFolder()
+        let cache = work.path + "/cache"
+        try Trust.makeFolders(cache)
+        try Trust.write(cache + "/lock", "")
+        try Trust.write(cache + "/wf-4242-marker", "Signature: 8a477f597d28d172789f06886806bc55\n# This")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", work.path + "/one", "--cache-dir", cache, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tag = try Trust.read(cache + "/CACHEDIR.TAG")
+        #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n# This") && tag.contains("Waterfall"))
+        #expect(!FileManager.default.fileExists(atPath: cache + "/wf-4242-marker"))
+
+        let other = work.path + "/other"
+        try Trust.makeFolders(other)
+        try Trust.write(other + "/wf-4242-marker", "my notes")
+        let refused = try WaterfallProcess.run(["build", input.path, "-o", work.path + "/two", "--cache-dir", other, "--quiet"])
+        #expect(refused.status != 0 && refused.stderr.contains("is not empty and is not a Waterfall cache"), "\(refused.stderr)")
+        #expect(try Trust.read(other + "/wf-4242-marker") == "my notes")
+    }
+
     /// Run in a work folder holding `in/` (photos, an album `Trip`), `alias` (a link to `in`) and `site/`.
     @Test(arguments: [
         (["--cache-dir", "in", "-o", "out"], "the cache folder in is the input folder; choose another"),
