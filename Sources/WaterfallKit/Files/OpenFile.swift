@@ -177,82 +177,6 @@ final class OpenFile: Sendable {
     }
 }
 
-/// Byte counts for messages: "64 KiB", "1 MiB", "100 bytes".
-enum ByteCount {
-    static func text(_ bytes: Int) -> String {
-        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
-    }
-}
-
-/// A content hash held as two words (a record of the output keeps hundreds of thousands of them); its
-/// text is the 32 hex digits `ContentHash` writes.
-struct ContentDigest: Hashable, Sendable {
-    let high: UInt64
-    let low: UInt64
-
-    init(_ words: (UInt64, UInt64)) {
-        high = words.0
-        low = words.1
-    }
-
-    /// From 32 hex digits; nil for anything else.
-    /// Read byte by byte: a rebuild of 100,000 photos reads some 700,000 of them.
-    init?(hex: String) { self.init(hexBytes: hex.utf8) }
-
-    init?<Bytes: Sequence>(hexBytes: Bytes) where Bytes.Element == UInt8 {
-        // Over the bytes in place when they are contiguous: a rebuild reads half a million digests.
-        guard let words = hexBytes.withContiguousStorageIfAvailable(Self.words) ?? Self.words(hexBytes) else { return nil }
-        self.init(words)
-    }
-
-    /// The two words 32 hex digits spell; nil for anything else.
-    private static func words<Bytes: Sequence>(_ hexBytes: Bytes) -> (UInt64, UInt64)? where Bytes.Element == UInt8 {
-        var words: (UInt64, UInt64) = (0, 0)
-        var count = 0
-        for byte in hexBytes {
-            guard count < 32, let digit = byte.hexDigitValue.map(UInt64.init) else { return nil }
-            if count < 16 { words.0 = words.0 << 4 | digit } else { words.1 = words.1 << 4 | digit }
-            count += 1
-        }
-        return count == 32 ? words : nil
-    }
-
-    var hex: String { ContentHash.hex((high, low)) }
-
-    static func of(_ bytes: [UInt8]) -> ContentDigest {
-        var hash: (UInt64, UInt64) = (0, 0)
-        bytes.withUnsafeBufferPointer { buffer in
-            withUnsafeMutableBytes(of: &hash) { wf_hash_bytes(buffer.baseAddress, buffer.count, $0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
-        }
-        return ContentDigest(hash)
-    }
-}
-
-/// The content hash as Waterfall writes it: 32 hex digits.
-enum ContentHash {
-    static func hex(_ hash: (UInt64, UInt64)) -> String { hex([hash.0, hash.1]) }
-
-    static func hex(_ value: UInt64) -> String { hex(CollectionOfOne(value)) }
-
-    /// Each word as 16 lower-case hex digits, written straight into one string: a rebuild names some
-    /// 200,000 cache files by their digests.
-    private static func hex<Words: Collection<UInt64>>(_ words: Words) -> String {
-        String(unsafeUninitializedCapacity: 16 * words.count) { text in
-            var offset = 0
-            for word in words {
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    let digit = UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0xF
-                    text[offset] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                    offset += 1
-                }
-            }
-            return offset
-        }
-    }
-}
-
 /// open(2); inside types with an `open` of their own the name means theirs.
 func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
@@ -266,19 +190,5 @@ extension OpenFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return false }
         return FileStatus(info) == status && FileChange(info) == change
-    }
-}
-
-/// A file's change time (nanoseconds): moved by every write and every change of its status, and settable by
-/// no one.
-struct FileChange: Hashable, Sendable {
-    let nanoseconds: Int
-
-    init(_ info: stat) {
-        #if canImport(Glibc)
-        nanoseconds = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
-        #else
-        nanoseconds = Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
-        #endif
     }
 }

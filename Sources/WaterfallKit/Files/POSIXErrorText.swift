@@ -1,0 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+
