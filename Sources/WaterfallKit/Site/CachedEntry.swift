@@ -1,0 +1,6 @@
+/// A cache entry held by reference: by the cache's table, and by the photo found unchanged (`Photo.cached`).
+final class CachedEntry: Sendable {
+    let entry: BuildCache.Entry
+
+    init(_ entry: BuildCache.Entry) { self.entry = entry }
+}
