@@ -103,7 +103,3 @@ struct CacheFolder: Sendable {
         return dash != name.startIndex && name[..<dash].allSatisfy(\.isASCIIDigit)
     }
 }
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}

@@ -447,25 +447,3 @@ extension ImageDeriver {
             .map { .file($0, label: label) }
     }
 }
-
-extension Photo {
-    /// A scanned photo whose header and facts the cache's entry gives.
-    init(_ file: ScannedFile, entry box: CachedEntry) {
-        let entry = box.entry
-        self.init(source: file.source, name: file.name, header: entry.header, status: file.status, caption: file.caption)
-        cachedEntry = box
-        content = entry.content
-        facts = entry.facts
-        caption = file.caption ?? entry.facts.description.map { Caption(title: $0) }
-    }
-}
-
-extension DerivedFile {
-    /// Its path in the site is given later, by `SiteNames`.
-    init(derivation: Derivation, key: String? = nil, stored: BuildCache.Derived, made: Bool = false) {
-        self.init(label: derivation.label, size: derivation.size, delivery: derivation.format, role: derivation.role,
-                  key: key ?? derivation.key, path: "", width: stored.width,
-                  height: stored.height, format: stored.format, stored: stored.file, hash: stored.hash, made: made,
-                  averageColor: stored.averageColor, sketch: stored.sketch)
-    }
-}

@@ -116,10 +116,3 @@ struct PhotoScanner: Sendable {
         return nil
     }
 }
-
-extension Swift.Result {
-    var failureValue: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

@@ -28,3 +28,7 @@ extension UInt8 {
         }
     }
 }
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

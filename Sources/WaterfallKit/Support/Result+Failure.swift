@@ -1,0 +1,6 @@
+extension Swift.Result {
+    var failureValue: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
