@@ -4,64 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// One file Waterfall wrote into an output folder, as its records keep it: enough to prove later that the
-/// file there is still that file (same identity and time stamp, or the same content).
-struct OwnedFile: Sendable, Equatable {
-    /// Relative to the output folder, `/`-separated.
-    var path: String
-    var size: Int
-    /// nil when not known (an original linked again whatever it holds now).
-    var hash: ContentDigest?
-    var identity: FileIdentity
-    var modified: Int
-    /// For a page: the digest of what it was made from (`SitePages.Page.inputs`), so an unchanged page with
-    /// the same inputs need not be rendered again.
-    var inputs: ContentDigest? = nil
-    /// In keyed mode, the file's change time (nanoseconds): unlike the modification time, no one can set it
-    /// (any write, rename, link or change of time stamps moves it to now, and a restored file gets the
-    /// time of the restore), so the same identity and times prove the same file. nil without a key.
-    var changed: Int? = nil
-
-    var proven: ProvenFile? {
-        hash.map { ProvenFile(identity: identity, status: FileStatus(size: size, modified: modified), hash: $0, changed: changed) }
-    }
-
-    /// The record of a file as it is now (`info` from lstat or fstat), holding content with `hash`; with its
-    /// change time when `keyed`.
-    init(path: String, info: stat, hash: ContentDigest?, keyed: Bool = false) {
-        self.path = path
-        size = Int(info.st_size)
-        self.hash = hash
-        identity = FileIdentity(info)
-        modified = FileStatus(info).modified
-        changed = keyed ? Self.changeTime(info) : nil
-    }
-
-    init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int, inputs: ContentDigest? = nil) {
-        self.path = path
-        self.size = size
-        self.hash = hash
-        self.identity = identity
-        self.modified = modified
-        self.inputs = inputs
-    }
-
-    /// Whether `info` shows this very file, unchanged since it was recorded.
-    func isUnchanged(_ info: stat) -> Bool {
-        FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
-            && (changed == nil || Self.changeTime(info) == changed)
-    }
-
-    /// The change time of `info`, in nanoseconds.
-    static func changeTime(_ info: stat) -> Int {
-        #if canImport(Glibc)
-        Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
-        #else
-        Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
-        #endif
-    }
-}
-
 /// What an output folder's records say Waterfall wrote: the manifest of the last finished build
 /// (`.waterfall/manifest.json`) and the journal of a build that was stopped before it finished
 /// (`.waterfall/journal`, one record appended before each file is renamed into place).
@@ -515,39 +457,6 @@ private struct PathTable: Sendable {
             if slot < 0 { return nil }
             if matches(slot) { return slot }
             place = (place + 1) & mask
-        }
-    }
-}
-
-/// The journal of the build in progress: a record is appended before each file is renamed into place, so
-/// a build stopped at any moment leaves every file it put in place provably its own.
-final class OutputJournal {
-    private let descriptor: Int32
-    private let path: String
-    private let mac: RecordMAC?
-
-    /// With `mac` (keyed mode), each record carries its MAC.
-    init(in state: FolderHandle, mac: RecordMAC? = nil) throws(FileSystemError) {
-        self.mac = mac
-        path = state.display(OutputRecords.journalName)
-        // Non-blocking, and only a regular file: a FIFO planted at this name would block the open forever.
-        descriptor = OpenFile.retrying {
-            openat(state.descriptor, OutputRecords.journalName, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
-        }
-        guard descriptor >= 0 else { throw OpenFile.openError(path, errno) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, EntryKind(info.st_mode) == .file else {
-            close(descriptor)
-            throw FileSystemError(path, "\(OpenFile.notRegular(info.st_mode)); move it away")
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    func append(_ record: OwnedFile) throws(FileSystemError) {
-        var line = OutputRecordLine.render(record, mac: mac)
-        if let code = line.withUTF8({ BufferedWriter.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
-            throw FileSystemError.system(path, "cannot write", code)
         }
     }
 }
