@@ -7,8 +7,3 @@ public protocol PartialProvider {
 extension Dictionary: PartialProvider where Key == String, Value == Template {
     public func partial(named name: String) -> Template? { self[name] }
 }
-
-/// For templates rendered on their own: every partial is missing.
-struct NoPartials: PartialProvider {
-    func partial(named name: String) -> Template? { nil }
-}

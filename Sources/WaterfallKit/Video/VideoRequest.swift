@@ -51,14 +51,3 @@ struct VideoRequest: Sendable, Equatable {
         return (even(Double(width) * scale), even(Double(height) * scale))
     }
 }
-
-/// What every video needs to be published: FFmpeg's programs (nil when not installed) and the size limit.
-struct VideoSettings: Sendable {
-    var tools: VideoTools?
-    var maxEdge: Int
-
-    var ffmpegVersion: String { tools?.version ?? "no ffmpeg" }
-
-    /// Part of the key of every image made from a video's poster frame (`PosterFrame`).
-    var posterKey: String { "\(PosterFrame.formatVersion)|\(ffmpegVersion)" }
-}

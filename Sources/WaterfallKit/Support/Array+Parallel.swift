@@ -1,15 +1,5 @@
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
-
-/// How much parallel work the machine can take.
-enum Parallelism {
-    static var available: Int { ProcessInfo.processInfo.activeProcessorCount }
-}
 
 extension Array where Element: Sendable {
     /// `map` on up to `jobs` threads; results keep the input order. Workers take the next index from a
@@ -57,18 +47,5 @@ extension Array where Element: Sendable {
                 }
             }
         }
-    }
-}
-
-/// Two independent pieces of work at once, on two threads when the machine has them.
-enum Parallel {
-    static func both<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
-        nonisolated(unsafe) var a: A?
-        nonisolated(unsafe) var b: B?
-        // Each slot is written by exactly one of the two iterations, and read after both have finished.
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 { a = first() } else { b = second() }
-        }
-        return (a!, b!)
     }
 }
