@@ -56,7 +56,7 @@ VIDEO = "SampleGallery/Phone/hubble-pan.mp4"
 PHOTO_EXTENSIONS = {
     "jpg", "jpeg", "jpe", "jfif", "pjpeg", "png", "apng", "gif", "webp", "heic", "heif", "avif", "bmp",
     "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
-    # and videos (Photo.videoExtensions)
+    # and videos (ImageFormat.videoExtensions)
     "mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi",
 }
 

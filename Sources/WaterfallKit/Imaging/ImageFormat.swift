@@ -28,13 +28,18 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// Extensions of video files (read by `VideoProbe`): phones' MP4 and MOV, the web's WebM and Ogg, and the
+    /// containers cameras and camcorders wrote (AVI, MPEG transport and program streams, Windows Media, Flash).
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi", "ogv", "mts", "m2ts",
+                                                "mpg", "mpeg", "vob", "wmv", "asf", "flv"]
+
     /// Whether a file name already says this format (`photo.JPEG` says JPEG).
     func isNamed(by fileName: String) -> Bool {
         let lower = fileName.lowercased()
         switch self {
         case .jpeg: return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
         case .heic: return lower.hasSuffix(".heic") || lower.hasSuffix(".heif")
-        case .video: return Photo.videoExtensions.contains { lower.hasSuffix("." + $0) }
+        case .video: return Self.videoExtensions.contains { lower.hasSuffix("." + $0) }
         default: return lower.hasSuffix(fileExtension)
         }
     }

@@ -84,21 +84,16 @@ struct Photo: Sendable {
         "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
     ]
 
-    /// Extensions of video files (read by `VideoProbe`): phones' MP4 and MOV, the web's WebM and Ogg, and the
-    /// containers cameras and camcorders wrote (AVI, MPEG transport and program streams, Windows Media, Flash).
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "webm", "mkv", "avi", "ogv", "mts", "m2ts",
-                                                "mpg", "mpeg", "vob", "wmv", "asf", "flv"]
-
     /// A video by its extension (what it is comes from its first bytes).
     static func isVideoName(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
-        return videoExtensions.contains(fileName[fileName.index(after: dot)...].lowercased())
+        return ImageFormat.videoExtensions.contains(fileName[fileName.index(after: dot)...].lowercased())
     }
 
     /// A photo or a video, by its extension: the files the scanner reads.
     static func looksLikePhoto(_ fileName: String) -> Bool {
         guard let dot = fileName.lastIndex(ofASCII: ".") else { return false }
         let ext = fileName[fileName.index(after: dot)...].lowercased()
-        return extensions.contains(ext) || videoExtensions.contains(ext)
+        return extensions.contains(ext) || ImageFormat.videoExtensions.contains(ext)
     }
 }
