@@ -120,7 +120,7 @@ enum OutputRecordLine {
                 guard let digest = digest().flatMap({ $0 }) else { return nil }
                 inputs = digest
             }
-            guard sealed || literal("}"), index == bytes.endIndex, SiteWriter.isSafeRelativePath(path) else { return nil }
+            guard sealed || literal("}"), index == bytes.endIndex, SitePath.isSafeRelativePath(path) else { return nil }
             var record = OwnedFile(path: "", size: size, hash: hash, identity: FileIdentity(device: device, inode: inode),
                                    modified: modified, inputs: inputs)
             record.changed = changed
@@ -205,7 +205,7 @@ enum OutputRecordLine {
         guard line.first == UInt8(ascii: "{"), let json = try? JSONParser.parse(String(decoding: line, as: UTF8.self)),
               case .object(let members) = json else { return nil }
         let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
-        guard case .string(let path)? = fields["path"], SiteWriter.isSafeRelativePath(path),
+        guard case .string(let path)? = fields["path"], SitePath.isSafeRelativePath(path),
               case .int(let size)? = fields["size"], case .string(let text)? = fields["hash"],
               case .string(let device)? = fields["device"], let deviceNumber = UInt64(device),
               case .string(let inode)? = fields["inode"], let inodeNumber = UInt64(inode),

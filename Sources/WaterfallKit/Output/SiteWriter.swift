@@ -45,9 +45,8 @@ struct SiteWriter {
     private var displaced: [String] = []
     private var temporaryCount = 0
 
-    static let stateFolder = ".waterfall"
-    /// The longest file name most file systems hold, in bytes.
-    static let maximumNameBytes = 255
+    static let stateFolder = SitePath.stateFolder
+    static let maximumNameBytes = SitePath.maximumNameBytes
 
     /// Opens (or makes) the output folder and locks it, and reads its records unless `readingRecords` is
     /// off (then `readRecords` does, perhaps on another core while the cache is read).
@@ -519,26 +518,8 @@ struct SiteWriter {
         }
     }
 
-    /// A path that stays inside the output folder: relative, no `..`, `.` or empty segments, no NUL.
-    static func isSafeRelativePath(_ path: String) -> Bool { isSafeRelativePath(path.utf8) }
-
-    /// `isSafeRelativePath` of a path's UTF-8 bytes.
-    static func isSafeRelativePath<Bytes: Sequence<UInt8>>(_ path: Bytes) -> Bool {
-        var segment = 0, dots = 0  // the current segment's length, and how many of its bytes are dots
-        for byte in path {
-            switch byte {
-            case 0: return false
-            case UInt8(ascii: "/"):
-                if segment == 0 || (segment <= 2 && dots == segment) { return false }
-                segment = 0
-                dots = 0
-            default:
-                segment += 1
-                if byte == UInt8(ascii: ".") { dots += 1 }
-            }
-        }
-        return segment > 0 && !(segment <= 2 && dots == segment)
-    }
+    /// `SitePath.isSafeRelativePath`; kept here for the tests that ask the writer.
+    static func isSafeRelativePath(_ path: String) -> Bool { SitePath.isSafeRelativePath(path) }
 }
 
 /// A planned file: the record of the file already at its path when that is Waterfall's, and whether this

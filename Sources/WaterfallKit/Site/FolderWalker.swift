@@ -185,7 +185,7 @@ struct FolderWalker {
     /// "a Waterfall site" or "a cache" when the folder holds one.
     static func waterfallContent(of folder: String) -> String? {
         guard let handle = try? FolderHandle.open(folder, create: false) else { return nil }
-        if handle.kind(SiteWriter.stateFolder) == .folder { return "a Waterfall site (an earlier output)" }
+        if handle.kind(SitePath.stateFolder) == .folder { return "a Waterfall site (an earlier output)" }
         if handle.kind(CacheFolder.markerName) == .file { return "a cache (it has a \(CacheFolder.markerName))" }
         if CacheFolder.isLegacyCache(handle) { return "a Waterfall cache" }
         return nil

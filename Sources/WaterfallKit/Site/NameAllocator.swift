@@ -16,7 +16,7 @@ struct NameAllocator {
     /// gives way. `identity` decides the tag.
     mutating func claim(stem: String, ext: String, identity: String) -> String {
         let plain = stem + ext
-        if plain.utf8.count <= SiteWriter.maximumNameBytes, take(plain) { return plain }
+        if plain.utf8.count <= SitePath.maximumNameBytes, take(plain) { return plain }
         // Only what gives way pays for a tag.
         let tag = "~" + String(BuildCache.digest(identity).prefix(8))
         let tagged = Self.shortened(stem, toFit: tag + ext) + tag + ext
@@ -68,7 +68,7 @@ struct NameAllocator {
 
     /// The stem cut (at a character boundary) so that it and `tail` fit in a file name.
     private static func shortened(_ stem: String, toFit tail: String) -> String {
-        let room = SiteWriter.maximumNameBytes - tail.utf8.count
+        let room = SitePath.maximumNameBytes - tail.utf8.count
         guard stem.utf8.count > room else { return stem }
         var cut = ""
         for character in stem {

@@ -101,7 +101,7 @@ enum SiteNames {
 
     static func isReservedAtTop(_ folded: String) -> Bool {
         // The feed and the sitemap are reserved with or without a base URL, so albums keep their paths.
-        isReserved(folded) || ["assets", SiteWriter.stateFolder, AtomFeed.path, Sitemap.path].contains(folded)
+        isReserved(folded) || ["assets", SitePath.stateFolder, AtomFeed.path, Sitemap.path].contains(folded)
     }
 
     /// `page-2.html`, `page-10.html`, …: the names of later gallery pages.

@@ -1,6 +1,11 @@
 /// Paths inside the site (relative to the output folder, `/`-separated) and the relative URLs between
 /// them: every link in the site is relative, so it works from a server, a sub-folder of one, or `file://`.
 enum SitePath {
+    /// The output's own folder (records, cache, lock): never a page's or an image's.
+    static let stateFolder = ".waterfall"
+    /// The longest file name most file systems hold, in bytes.
+    static let maximumNameBytes = 255
+
     /// `join("Trips", "index.html")` is `Trips/index.html`; the top album is "".
     static func join(_ folder: String, _ path: String) -> String {
         folder.isEmpty ? path : folder + "/" + path
@@ -41,5 +46,26 @@ enum SitePath {
         for _ in 0..<ups { url.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "."), slash]) }
         URLPath.appendEncoded(UnsafeBufferPointer(rebasing: target[common...]), to: &url, keepingSlashes: true)
         return String(decoding: url, as: UTF8.self)
+    }
+
+    /// A path that stays inside the output folder: relative, no `..`, `.` or empty segments, no NUL.
+    static func isSafeRelativePath(_ path: String) -> Bool { isSafeRelativePath(path.utf8) }
+
+    /// `isSafeRelativePath` of a path's UTF-8 bytes.
+    static func isSafeRelativePath<Bytes: Sequence<UInt8>>(_ path: Bytes) -> Bool {
+        var segment = 0, dots = 0  // the current segment's length, and how many of its bytes are dots
+        for byte in path {
+            switch byte {
+            case 0: return false
+            case UInt8(ascii: "/"):
+                if segment == 0 || (segment <= 2 && dots == segment) { return false }
+                segment = 0
+                dots = 0
+            default:
+                segment += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return segment > 0 && !(segment <= 2 && dots == segment)
     }
 }
