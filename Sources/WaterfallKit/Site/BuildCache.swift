@@ -28,32 +28,9 @@ import Darwin
 /// the key, and one without a valid MAC is treated as absent (its photo is read and its images made
 /// again); content hashes are keyed, so an image no entry's MAC vouches for cannot be made to match.
 struct BuildCache: Sendable {
-    struct Entry: Sendable, Equatable {
-        var name: String
-        var size: Int
-        var modified: Int
-        var content: String
-        var header: ImageHeader
-        var facts = PhotoFacts()
-        var derived = DerivedImages()
-    }
-
-    struct Derived: Sendable, Equatable {
-        var key: String
-        /// The file in the cache's `images/` folder.
-        var file: String
-        var bytes: Int
-        /// The file's content hash: what proves the file is the one that was made (16 bytes, not 32 hex
-        /// digits: a site holds 200,000 of them). nil when the recorded text is not a digest: never proven.
-        var hash: ContentDigest?
-        var width: Int
-        var height: Int
-        var format: ImageFormat
-        /// The image's mean colour (a still's), for the page's placeholders.
-        var averageColor: AverageColor? = nil
-        /// The still's sketch, on its smallest image only.
-        var sketch: Sketch? = nil
-    }
+    // Model values (a photo holds its entry); the old names stay for the cache's own code and tests.
+    typealias Entry = CacheEntry
+    typealias Derived = StoredImage
 
     let folder: CacheFolder
     /// The content hash of photos and images: keyed in keyed mode.

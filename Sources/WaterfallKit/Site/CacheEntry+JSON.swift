@@ -1,4 +1,4 @@
-extension BuildCache.Entry {
+extension CacheEntry {
     init?(json: JSONValue) {
         guard case .object(let members) = json else { return nil }
         let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
@@ -36,8 +36,8 @@ extension BuildCache.Entry {
             if case .string(let hex)? = part["average"] { color = AverageColor(hex: hex) }
             var sketch: Sketch?
             if case .string(let text)? = part["sketch"] { sketch = Sketch(base64: text) }
-            self.derived[label] = BuildCache.Derived(key: key, file: file, bytes: bytes, hash: ContentDigest(hex: hash), width: w, height: h,
-                                                     format: derivedFormat, averageColor: color, sketch: sketch)
+            self.derived[label] = StoredImage(key: key, file: file, bytes: bytes, hash: ContentDigest(hex: hash), width: w, height: h,
+                                              format: derivedFormat, averageColor: color, sketch: sketch)
         }
     }
 

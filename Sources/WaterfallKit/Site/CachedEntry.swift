@@ -1,6 +1,6 @@
 /// A cache entry held by reference: by the cache's table, and by the photo found unchanged (`Photo.cached`).
 final class CachedEntry: Sendable {
-    let entry: BuildCache.Entry
+    let entry: CacheEntry
 
-    init(_ entry: BuildCache.Entry) { self.entry = entry }
+    init(_ entry: CacheEntry) { self.entry = entry }
 }

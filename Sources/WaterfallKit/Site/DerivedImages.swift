@@ -6,16 +6,16 @@ struct DerivedImages: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
 
     private struct Item: Sendable, Equatable {
         var label: String
-        var image: BuildCache.Derived
+        var image: StoredImage
     }
 
     init() {}
 
-    init(dictionaryLiteral elements: (String, BuildCache.Derived)...) {
+    init(dictionaryLiteral elements: (String, StoredImage)...) {
         for (label, image) in elements { self[label] = image }
     }
 
-    init(_ images: [String: BuildCache.Derived]) {
+    init(_ images: [String: StoredImage]) {
         for (label, image) in images { self[label] = image }
     }
 
@@ -25,7 +25,7 @@ struct DerivedImages: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
     /// The labels, sorted (the order entries are written in).
     var labels: [String] { items.map(\.label) }
 
-    subscript(label: String) -> BuildCache.Derived? {
+    subscript(label: String) -> StoredImage? {
         get { items.first { $0.label == label }?.image }
         set {
             let position = items.firstIndex { $0.label == label }
@@ -38,7 +38,7 @@ struct DerivedImages: Sendable, Equatable, Sequence, ExpressibleByDictionaryLite
         }
     }
 
-    func makeIterator() -> some IteratorProtocol<(label: String, image: BuildCache.Derived)> {
+    func makeIterator() -> some IteratorProtocol<(label: String, image: StoredImage)> {
         items.lazy.map { ($0.label, $0.image) }.makeIterator()
     }
 }

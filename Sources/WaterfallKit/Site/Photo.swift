@@ -14,7 +14,7 @@ struct Photo: Sendable {
     /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
     var taken: Int? { facts.taken }
     /// What the cache knows of this file (its header came from there), if it knows it.
-    var cached: BuildCache.Entry? {
+    var cached: CacheEntry? {
         get { cachedEntry?.entry }
         set { cachedEntry = newValue.map(CachedEntry.init) }
     }
@@ -25,8 +25,8 @@ struct Photo: Sendable {
     var content: String = ""
 
     /// A cache entry for this photo with no derived images yet.
-    var freshEntry: BuildCache.Entry {
-        BuildCache.Entry(name: name, size: status.size, modified: status.modified, content: content, header: header, facts: facts)
+    var freshEntry: CacheEntry {
+        CacheEntry(name: name, size: status.size, modified: status.modified, content: content, header: header, facts: facts)
     }
 
     /// The album folder it belongs to, relative to the input ("" for the top).

@@ -1,0 +1,11 @@
+/// What the cache knows of one photo (`BuildCache`): the file as it was read, its header and facts, and
+/// its derived images.
+struct CacheEntry: Sendable, Equatable {
+    var name: String
+    var size: Int
+    var modified: Int
+    var content: String
+    var header: ImageHeader
+    var facts = PhotoFacts()
+    var derived = DerivedImages()
+}
