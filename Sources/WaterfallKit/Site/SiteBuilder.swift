@@ -77,7 +77,8 @@ public struct SiteBuilder: Sendable {
         let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
         let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
-                                       pages: pages, assets: assets, rootTitle: rootTitle, input: options.input, jobs: options.jobs)
+                                       siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: assets,
+                                       rootTitle: rootTitle, input: options.input, jobs: options.jobs)
         // Nothing new, and the last build's site untouched: it is already the site this build would write.
         if derived.made == 0, let memo = writer.lastPlan(), memo.inputs == inputs, writer.lastBuildIsIntact(jobs: options.jobs) {
             cache.writeIndex(photos: names)  // at once, when nothing was saved

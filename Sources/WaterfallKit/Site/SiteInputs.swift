@@ -12,13 +12,14 @@ enum SiteInputs {
     static let version = "site-inputs-1"
 
     static func digest(photos: [PublishedPhoto], configuration: SiteConfiguration,
-                       albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings], pages: SitePages,
+                       albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings],
+                       siteDigest: ContentDigest, galleryDigest: ContentDigest,
                        assets: [(path: String, bytes: [UInt8])], rootTitle: String, input: String,
                        jobs: Int = Parallelism.available) -> ContentDigest {
         var builder = DigestBuilder(capacity: 16 * photos.count + 4096)
         builder.add(version)
-        builder.add(pages.siteDigest)
-        builder.add(pages.galleryDigest)
+        builder.add(siteDigest)
+        builder.add(galleryDigest)
         // Plain structs, enums and arrays of them: the same text for the same values in every run.
         builder.add(String(reflecting: configuration))
         for (folder, settings) in albumSettings.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {

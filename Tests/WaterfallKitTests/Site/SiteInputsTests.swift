@@ -24,7 +24,8 @@ struct SiteInputsTests {
         let templates = try TemplateLibrary(folder: Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Templates").path)
         let pages = SitePages(configuration: configuration, sizes: ImageSizes(configuration: configuration), templates: templates)
-        return SiteInputs.digest(photos: photos, configuration: configuration, albumSettings: albums, pages: pages, assets: assets,
+        return SiteInputs.digest(photos: photos, configuration: configuration, albumSettings: albums,
+                                 siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: assets,
                                  rootTitle: root, input: "/in")
     }
 
