@@ -1,6 +1,6 @@
 /// The `waterfall` command line: picks the command, runs it, maps errors to exit statuses.
 public enum WaterfallCLI {
-    public static let version = "0.1.0"
+    public static let version = Versions.program
 
     static let help = """
         Usage: waterfall COMMAND [OPTIONS]

@@ -29,7 +29,7 @@ struct SitePages: Sendable {
         self.templates = templates
         var site = DigestBuilder()
         site.add(Self.contextVersion)
-        site.add(WaterfallCLI.version)
+        site.add(Versions.program)
         site.add(RendererIdentity.executableDigest()?.hex)
         for name in templates.names {
             site.add(name)
@@ -355,7 +355,7 @@ struct SitePages: Sendable {
         }
         return [
             "language": "en",
-            "generator": .string("Waterfall \(WaterfallCLI.version)"),
+            "generator": .string("Waterfall \(Versions.program)"),
             "title": .string(title),
             "siteTitle": .string(trail.first?.title ?? title),
             "breadcrumbs": .list(crumbs),
