@@ -60,6 +60,7 @@ gallery: build
 test: unit-test formats-test browser-test validate-test hostile-test sanitize fuzz-smoke
 
 unit-test: deps
+	@scripts/check-rooms
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
