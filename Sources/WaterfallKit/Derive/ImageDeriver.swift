@@ -82,14 +82,17 @@ struct ImageDeriver: Sendable {
         }
         observe(.deriving(done: 0, total: work.count))
         let done = Atomic<Int>(0), stopped = Atomic<Bool>(false)
-        let processed = work.parallelMap(jobs: jobs) { index -> Processed in
-            defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: work.count)) }
-            // After a write failed, nothing more is read or made: the build is stopping.
-            guard !stopped.load(ordering: .relaxed) else { return .skipped("", WorkSplit()) }
-            let result = process(files[index], at: index, held: heldImages[index], known: known, trusting: proven)
-            if case .stop = result { stopped.store(true, ordering: .relaxed) }
-            return result
-        }
+        let groups = Self.oneFileAtATime(work, of: files)
+        let processed = groups.parallelMap(jobs: jobs) { names -> [Processed] in
+            names.map { index in
+                defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: work.count)) }
+                // After a write failed, nothing more is read or made: the build is stopping.
+                guard !stopped.load(ordering: .relaxed) else { return .skipped("", WorkSplit()) }
+                let result = process(files[index], at: index, held: heldImages[index], known: known, trusting: proven)
+                if case .stop = result { stopped.store(true, ordering: .relaxed) }
+                return result
+            }
+        }.joined()
         if let stop = processed.lazy.compactMap({ if case .stop(let reason) = $0 { reason } else { nil } }).first {
             throw BuildError(stop)
         }
@@ -100,7 +103,7 @@ struct ImageDeriver: Sendable {
         outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
         var results: [Int: Processed] = [:]
         results.reserveCapacity(work.count)
-        for (index, result) in zip(work, processed) { results[index] = result }
+        for (index, result) in zip(groups.joined(), processed) { results[index] = result }
         for (index, file) in files.enumerated() {
             var photo: Photo
             var images: [DerivedFile] = []
@@ -143,6 +146,22 @@ struct ImageDeriver: Sendable {
             outcome.photos.append(PublishedPhoto(photo: photo, images: images))
         }
         return outcome
+    }
+
+    /// `work` in groups of the names of one file, each to be read one after another: storing one name's
+    /// original (a hard link, then a rename) moves the file's change time, which would make the other names,
+    /// read at the same moment, look changed while they were read.
+    private static func oneFileAtATime(_ work: [Int], of files: [ScannedFile]) -> [[Int]] {
+        var groups: [[Int]] = [], group: [FileIdentity: Int] = [:]
+        for index in work {
+            if let position = group[files[index].identity] {
+                groups[position].append(index)
+            } else {
+                group[files[index].identity] = groups.count
+                groups.append([index])
+            }
+        }
+        return groups
     }
 
     /// The derivations a photo of this header needs, with their keys.

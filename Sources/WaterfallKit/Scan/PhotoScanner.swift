@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Finds the photos under the input folder (every sub-folder is an album), their captions and the albums'
 /// own settings, and which photos the cache already knows (same size and time stamp: no byte is read). Reading
@@ -68,7 +73,9 @@ struct PhotoScanner: Sendable {
         let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<ScannedFile, FileSystemError>, warnings: [String]) in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
             let name = String(path.dropFirst(prefix))
-            guard let status = FileStatus(path: path) else { return (.failure(.system(path, "cannot read")), []) }
+            var info = stat()
+            guard stat(path, &info) == 0 else { return (.failure(.system(path, "cannot read")), []) }
+            let status = FileStatus(info)
             let isVideo = Photo.isVideoName(name)
             let limit = isVideo ? Self.maximumVideoBytes : Self.maximumPhotoBytes
             guard status.size <= limit else {
@@ -76,7 +83,7 @@ struct PhotoScanner: Sendable {
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
-            var file = ScannedFile(source: path, name: name, status: status, caption: caption)
+            var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info), caption: caption)
             if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
                 file.cached = entry
             }

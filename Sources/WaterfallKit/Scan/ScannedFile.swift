@@ -6,6 +6,9 @@ struct ScannedFile: Sendable {
     /// Its path relative to the input folder (`Trips/Rome/IMG_2.jpg`): unique, and the cache's key.
     var name: String
     var status: FileStatus
+    /// Its device and inode as the scan saw them: two names of one file (a link inside the input, a hard
+    /// link) have one identity.
+    var identity: FileIdentity
     var caption: Caption?
     /// The cache's entry, when the file has the size and time stamp it records: its header and facts hold.
     var cached: CachedEntry? = nil

@@ -162,6 +162,30 @@ struct TrustPublishingTests {
         }
     }
 
+    /// Storing an original as a hard link moves the photo's change time; the other names of the same file
+    /// (links and hard links inside the input) must not look "changed while it was read" because of it. With
+    /// thirteen names of one file read in parallel this failed in most builds.
+    @Test(arguments: ["link", "copy"])
+    func everyNameOfOneFileIsPublishedWithItsOriginal(policy: String) throws {
+        let input = try Trust.input(["coffee-cup.jpg"])
+        try Trust.copy(Trust.photo("coffee-spoon.jpg"), to: input.path + "/Library/s.jpg")
+        for n in 1...6 {
+            try Trust.symlink("Library/s.jpg", at: input.path + "/link-\(n).jpg")
+            #expect(Glibc.link(input.path + "/Library/s.jpg", input.path + "/Library/hard-\(n).jpg") == 0)
+        }
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--originals", policy, "--quiet"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+        let names = ["Library/s.jpg", "coffee-cup.jpg"] + (1...6).flatMap { ["link-\($0).jpg", "Library/hard-\($0).jpg"] }
+        for name in names {
+            let folder = name.hasPrefix("Library/") ? "Library/" : ""
+            let file = String(name.split(separator: "/").last!)
+            #expect(FileManager.default.fileExists(atPath: output.path + "/\(folder)photos/\(file).html"), "\(name)")
+            #expect(try Fixtures.bytes(output.path + "/\(folder)originals/\(file)") == Fixtures.bytes(input.path + "/" + name), "\(name)")
+        }
+        Trust.expectSoundSite(output.path)
+    }
+
     @Test func themeFilesThatLinkOutOfTheThemeAreNotPublished() throws {
         let work = try TemporaryFolder(), outside = try TemporaryFolder()
         let theme = work.path + "/theme"
