@@ -10,7 +10,7 @@
  *
  * An AVIF whose YCbCr is JPEG's own (the BT.601 matrix at full range, avifenc's default) and whose every
  * output is a JPEG is not converted at all: its planes go to the sink as they are, cropped, with the turn
- * left to the small images (derive.h's begin_planes), as a YCbCr JPEG's do.
+ * left to the small images (decode.h's begin_planes), as a YCbCr JPEG's do.
  */
 #include <avif/avif.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef WF_ANIMATION_H
 #define WF_ANIMATION_H
 
-#include "derive.h"
+#include "decode.h"
 
 /* Frames from one open source. `next` returns 1 with `*rgba` (width × height × 4 bytes, valid until the
  * next call) and the frame's duration, 0 after the last frame, -1 on failure with `out` saying why. */

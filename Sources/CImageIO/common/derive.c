@@ -34,14 +34,6 @@ enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 88, DEFAULT_ANIMATED_WEBP_QU
 static const uint64_t default_max_pixels = 250000000u;
 static const uint64_t default_max_memory = 512u << 20;
 
-void wf_outcome_fail(wf_decode_outcome *out, wf_derive_status status, const char *format, ...) {
-    out->status = status;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(out->message, sizeof out->message, format, args);
-    va_end(args);
-}
-
 static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) {
     out->status = status;

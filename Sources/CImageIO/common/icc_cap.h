@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "derive.h"
+#include "decode.h"
 
 /* A profile larger than this is left out of derived images, and no decoder buffers more. A camera's or a
  * display's profile is 0.5-4 KB (sRGB 3 KB, Display P3 0.5 KB), an RGB profile built on lookup tables (a

@@ -6,7 +6,7 @@
 #include <gif_lib.h>
 
 #include "cimageio.h"
-#include "derive.h"
+#include "decode.h"
 #include "stream.h"
 
 /* giflib 5.2 refuses an initial LZW code size of 12 and over (the clear code would be 4096, one past the

@@ -13,6 +13,7 @@
 #include <webp/mux.h>
 
 #include "animation.h"
+#include "derive.h"
 #include "output_file.h"
 #include "source_file.h"
 
