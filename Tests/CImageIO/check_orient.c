@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
+#include "orient.h"
 
 /* The stored pixel shown at (x, y) of a w×h image in this orientation (orient.c's table). */
 static void source_of(int orientation, size_t w, size_t h, size_t x, size_t y, size_t *sx, size_t *sy) {

@@ -20,6 +20,7 @@
 #include "derive.h"
 #include "heif_graph.h"
 #include "icc_cap.h"
+#include "orient.h"
 #include "source_file.h"
 
 /* Whether the image is one this route decodes as libheif would, colour included. */

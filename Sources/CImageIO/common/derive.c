@@ -10,8 +10,11 @@
 #define _GNU_SOURCE
 #include "derive.h"
 #include "output_file.h"
+#include "raster.h"
+#include "resample.h"
 #include "resample_kernels.h"
 #include "source_file.h"
+#include "ycc_split.h"
 
 #include <errno.h>
 #include <fcntl.h>

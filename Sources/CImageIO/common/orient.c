@@ -5,8 +5,9 @@
  *   5 (y, x)   6 (y, H-1-x)   7 (W-1-y, H-1-x)   8 (W-1-y, x)              stored W×H, shown H×W
  * 6 is "turn 90° clockwise to display", 8 "turn 90° counter-clockwise".
  */
-#include "derive.h"
+#include "orient.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

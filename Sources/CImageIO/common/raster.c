@@ -8,7 +8,10 @@
  * covers one real pixel; where the turn still to come mirrors that side, the sample would land on the other
  * end with its two pixels the wrong way round, so that plane is filtered half a sample back (wf_chroma_axes).
  */
-#include "derive.h"
+#include "cimageio.h"
+#include "orient.h"
+#include "raster.h"
+#include "resample.h"
 
 #include <stdlib.h>
 #include <string.h>

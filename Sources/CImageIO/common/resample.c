@@ -9,7 +9,8 @@
  * and RGB, nearly every photo) are filtered in fixed point instead, by the kernels in resample_kernels.c:
  * twice as fast, and the same bits on every machine.
  */
-#include "derive.h"
+#include "cimageio.h"
+#include "resample.h"
 #include "resample_kernels.h"
 
 #include <math.h>

@@ -4,6 +4,8 @@
  * it is the photo's light and colour where its tile will be, shown before any image arrives.
  */
 #include "derive.h"
+#include "orient.h"
+#include "raster.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * conversion and the means are the encoder's own kernels (jpeg_color.c), so a picture kept at its size
  * comes out as libjpeg would have stored it.
  */
-#include "derive.h"
+#include "ycc_split.h"
 #include "jpeg_fdct.h"
 #include "resample_kernels.h"
 

@@ -15,6 +15,7 @@
 #include "animation.h"
 #include "derive.h"
 #include "output_file.h"
+#include "resample.h"
 #include "source_file.h"
 
 /* Encoder settings, chosen by measurement (docs/formats.md, "Animations"): lossy at the request's quality,
