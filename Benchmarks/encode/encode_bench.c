@@ -12,8 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "avif_format.h"
 #include "bench_clock.h"
-#include "derive.h"
+#include "jpeg_format.h"
+#include "webp_format.h"
 
 
 typedef enum { JPEG, WEBP, AVIF } codec;

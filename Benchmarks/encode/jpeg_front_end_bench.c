@@ -13,7 +13,7 @@
 
 #include "cimageio.h"
 #include "bench_clock.h"
-#include "derive.h"
+#include "jpeg_format.h"
 #include "jpeg_oracle.h"
 
 

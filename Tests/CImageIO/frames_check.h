@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "animation.h"
-#include "readers.h"
+#include "gif_format.h"
 
 static inline long exercise_frames(const unsigned char *bytes, size_t length, long max_frames) {
     if (wf_sniff(bytes, length) != WF_FORMAT_GIF) return 0;

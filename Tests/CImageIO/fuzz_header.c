@@ -5,7 +5,7 @@
 
 #include "cimageio.h"
 #include "frames_check.h"
-#include "readers.h"
+#include "heif_format.h"
 #include "stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

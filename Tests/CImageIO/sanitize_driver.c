@@ -13,7 +13,7 @@
 #include "cimageio.h"
 #include "frames_check.h"
 #include "heif_boxes.h"
-#include "readers.h"
+#include "heif_format.h"
 #include "slurp.h"
 #include "stream.h"
 

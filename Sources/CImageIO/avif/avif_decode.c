@@ -17,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "derive.h"
+#include "avif_format.h"
+#include "decode.h"
 #include "heif_graph.h"
 #include "icc_cap.h"
 #include "orient.h"

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "avif_format.h"
 #include "avif_support.h"
-#include "derive.h"
 #include "output_file.h"
 
 /* The pixels into `image`'s planes; an avifResult. */

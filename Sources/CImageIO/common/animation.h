@@ -36,18 +36,4 @@ int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height
 int wf_animation_within_budget(const char *format, uint32_t width, uint32_t height, uint32_t frames,
                                uint64_t frame_pixels, wf_decode_outcome *out);
 
-/* A GIF's animation budget from its blocks (frames counted and their sizes summed by the header walk,
- * nothing decoded), for an animated view: 0 within it, else -1 with `out` saying why. Reads the source
- * behind `stream` from its start, without moving `stream`. */
-int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out);
-
-/* 0 and `frames` ready, or -1 with `out` saying why. The stream must stay valid until `close`. */
-int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);
-/* A GIF's first frame as a still, where it is the whole picture (at the screen's corner and size, no
- * transparent colour): its rows go to `sink` as RGB (RGBA when its colour table is short: an
- * index past it shows the transparent canvas), with no canvas. 1 when it answered
- * (the still made, or `out` says why not), 0 when the frame must be composed: `next` then draws it. */
-int wf_gif_plain_first(wf_frames *frames, wf_pixel_sink *sink, wf_decode_outcome *out);
-int wf_webp_frames_open(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);
-
 #endif

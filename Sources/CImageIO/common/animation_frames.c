@@ -5,8 +5,10 @@
 
 #include "animation.h"
 #include "cimageio_animation.h"
+#include "gif_format.h"
 #include "readers.h"
 #include "source_file.h"
+#include "webp_format.h"
 
 struct wf_animation {
     int fd;

@@ -8,12 +8,19 @@
  * (jpeg_copy.c).
  */
 #define _GNU_SOURCE
+#include "avif_format.h"
+#include "decode.h"
 #include "derive.h"
+#include "gif_format.h"
+#include "heif_format.h"
+#include "jpeg_format.h"
 #include "output_file.h"
+#include "png_format.h"
 #include "raster.h"
 #include "resample.h"
 #include "resample_kernels.h"
 #include "source_file.h"
+#include "webp_format.h"
 #include "ycc_split.h"
 
 #include <errno.h>

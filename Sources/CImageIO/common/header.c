@@ -1,6 +1,11 @@
 #define _GNU_SOURCE
+#include "gif_format.h"
+#include "heif_format.h"
+#include "jpeg_format.h"
+#include "png_format.h"
 #include "readers.h"
 #include "source_file.h"
+#include "webp_format.h"
 
 #include <errno.h>
 #include <fcntl.h>

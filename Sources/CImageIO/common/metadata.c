@@ -3,9 +3,13 @@
  * to the JPEG or PNG reader; both stop where the pixel data begins.
  */
 #define _GNU_SOURCE
+#include "heif_format.h"
+#include "jpeg_format.h"
 #include "metadata_readers.h"
+#include "png_format.h"
 #include "readers.h"
 #include "source_file.h"
+#include "webp_format.h"
 
 #include <errno.h>
 #include <fcntl.h>

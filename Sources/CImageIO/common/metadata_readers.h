@@ -5,11 +5,6 @@
 #include "cimageio.h"
 #include "stream.h"
 
-void wf_read_jpeg_metadata(wf_stream *stream, wf_metadata *out);
-void wf_read_png_metadata(wf_stream *stream, wf_metadata *out);
-void wf_read_heif_metadata(wf_stream *stream, wf_metadata *out); /* the Exif item */
-void wf_read_webp_metadata(wf_stream *stream, wf_metadata *out); /* the EXIF chunk */
-
 /* Sets status and a printf-style message. */
 void wf_metadata_fail(wf_metadata *out, wf_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 

@@ -3,8 +3,8 @@
  * that a page can carry inline. Scaled up by the browser (smoothly, as every engine scales a small image),
  * it is the photo's light and colour where its tile will be, shown before any image arrives.
  */
-#include "derive.h"
 #include "orient.h"
+#include "png_format.h"
 #include "raster.h"
 
 #include <stdlib.h>

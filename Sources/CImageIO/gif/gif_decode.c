@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "animation.h"
-#include "derive.h"
+#include "decode.h"
+#include "gif_format.h"
+#include "gif_support.h"
 
 void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
     wf_frames frames;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "animation.h"
+#include "gif_format.h"
 #include "gif_support.h"
 
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "animation.h"
+#include "gif_format.h"
 #include "gif_support.h"
 #include "readers.h"
 

@@ -5,6 +5,7 @@
 
 #include <gif_lib.h>
 
+#include "animation.h"
 #include "cimageio.h"
 #include "decode.h"
 #include "stream.h"
@@ -32,5 +33,11 @@ void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels);
 /* giflib's error `code` while reading `what` ("frame 3") as one line, "truncated GIF: …" when the file ended,
  * "corrupt GIF: …" otherwise. */
 void wf_gif_fail(const wf_gif *gif, int code, const char *what, wf_decode_outcome *out);
+
+/* A GIF's first frame as a still, where it is the whole picture (at the screen's corner and size, no
+ * transparent colour): its rows go to `sink` as RGB (RGBA when its colour table is short: an
+ * index past it shows the transparent canvas), with no canvas. 1 when it answered
+ * (the still made, or `out` says why not), 0 when the frame must be composed: `next` then draws it. */
+int wf_gif_plain_first(wf_frames *frames, wf_pixel_sink *sink, wf_decode_outcome *out);
 
 #endif

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "derive.h"
+#include "avif_format.h"
+#include "decode.h"
 #include "heif_color.h"
+#include "heif_format.h"
 #include "icc_cap.h"
 #include "heif_support.h"
 

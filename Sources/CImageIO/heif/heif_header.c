@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "heif_boxes.h"
+#include "heif_format.h"
 #include "heif_support.h"
 #include "readers.h"
 

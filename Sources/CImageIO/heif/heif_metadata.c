@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heif_format.h"
 #include "heif_support.h"
 #include "metadata_readers.h"
 

@@ -7,6 +7,7 @@
  * Everything else (finer tables, 4:4:4 or 4:2:2 chroma, CMYK, a turned photo) goes the usual way.
  * Metadata is stripped: only a JFIF header and the ICC profile are written, as the encoder writes them.
  */
+#include "jpeg_format.h"
 #include "jpeg_support.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "derive.h"
 #include "output_file.h"
 #include "source_file.h"
 

@@ -9,9 +9,10 @@
  * half-grey photo: the error manager runs in strict mode, where those warnings stop the decode at once.
  * jpeg_finish_decompress is called, so the file must also reach its EOI marker.
  */
+#include "decode.h"
+#include "jpeg_format.h"
 #include "jpeg_support.h"
 #include "source_file.h"
-#include "derive.h"
 
 #include <stdlib.h>
 #include <string.h>

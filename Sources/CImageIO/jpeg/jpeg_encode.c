@@ -10,6 +10,7 @@
  * jpeg_write_coefficients with our tables installed, and its SIMD entropy coder does the rest. libjpeg's own
  * optimize_coding statistics pass cost more than the whole encode without it.
  */
+#include "jpeg_format.h"
 #include "jpeg_support.h"
 
 #include <errno.h>
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "derive.h"
 #include "jpeg_fdct.h"
 #include "jpeg_huffman.h"
 #include "output_file.h"

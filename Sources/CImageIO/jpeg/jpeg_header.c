@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "jpeg_format.h"
 #include "jpeg_support.h"
 #include "source_file.h"
 #include "readers.h"

@@ -5,12 +5,13 @@
  * eXIf, time and the rest are never even parsed, so a zTXt bomb costs nothing. A damaged critical chunk
  * (xcsn0g01's IDAT CRC) is an error, never a partly decoded image.
  */
+#include "decode.h"
+#include "png_format.h"
 #include "png_support.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
 #include "icc_cap.h"
 
 typedef struct {

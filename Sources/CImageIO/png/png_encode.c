@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "derive.h"
 #include "output_file.h"
+#include "png_format.h"
 #include "source_file.h"
 
 typedef struct {

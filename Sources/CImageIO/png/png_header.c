@@ -2,6 +2,7 @@
  * PNG header reading with libpng's png_read_info over a block source, with a setjmp error handler:
  * libpng's errors become a status and a message, never abort().
  */
+#include "png_format.h"
 #include "png_support.h"
 #include "source_file.h"
 #include <string.h>

@@ -2,6 +2,7 @@
  * PNG metadata: the eXIf chunk and the Description and Title text chunks before IDAT, through libpng's
  * png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
  */
+#include "png_format.h"
 #include "png_support.h"
 #include "source_file.h"
 #include <stdlib.h>

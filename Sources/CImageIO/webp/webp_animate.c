@@ -14,9 +14,11 @@
 
 #include "animation.h"
 #include "derive.h"
+#include "gif_format.h"
 #include "output_file.h"
 #include "resample.h"
 #include "source_file.h"
+#include "webp_format.h"
 
 /* Encoder settings, chosen by measurement (docs/formats.md, "Animations"): lossy at the request's quality,
  * with libwebp free to pick lossless for frames where that is smaller (flat-colour, GIF-like content).

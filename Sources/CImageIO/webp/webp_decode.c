@@ -11,7 +11,8 @@
 #include <string.h>
 #include <webp/decode.h>
 
-#include "derive.h"
+#include "decode.h"
+#include "webp_format.h"
 #include "webp_support.h"
 
 static uint32_t scaled(uint32_t size, uint32_t denominator) { return (size + denominator - 1) / denominator; }

@@ -14,8 +14,8 @@
 #include <webp/encode.h>
 #include <webp/mux.h>
 
-#include "derive.h"
 #include "output_file.h"
+#include "webp_format.h"
 
 static int is_gray_profile(const uint8_t *icc, size_t length) {
     return length >= 20 && memcmp(icc + 16, "GRAY", 4) == 0;

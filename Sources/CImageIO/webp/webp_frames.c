@@ -9,6 +9,7 @@
 #include <string.h>
 #include <webp/demux.h>
 
+#include "webp_format.h"
 #include "webp_support.h"
 
 typedef struct {

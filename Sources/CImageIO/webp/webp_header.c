@@ -15,6 +15,7 @@
 #include <webp/decode.h>
 
 #include "readers.h"
+#include "webp_format.h"
 #include "webp_support.h"
 
 /* Enough of a bitstream's start for WebPGetFeatures (VP8 needs 10 bytes, VP8L 5). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "metadata_readers.h"
+#include "webp_format.h"
 #include "webp_support.h"
 
 /* An EXIF chunk over this is skipped unread (with a warning), as png_metadata.c skips a huge eXIf: a real one

@@ -1,0 +1,23 @@
+/* Internal: the AVIF folder's entry points: libavif's decoding route (the HEIF decoder tries it first) and the
+ * encoder (common/formats.c lists them). */
+#ifndef WF_AVIF_FORMAT_H
+#define WF_AVIF_FORMAT_H
+
+#include "cimageio.h"
+#include "decode.h"
+#include "stream.h"
+
+/* AVIF by libavif, where it decodes the image as the libheif route would (8-bit, opaque, SDR, sRGB-like
+ * or ICC): 1 when it did (`out` says how it went), 0 when the libheif route should (nothing sent to the
+ * sink). */
+int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+
+/* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
+
+/* AVIF by libaom: 8-bit full-range YUV 4:2:0 (4:0:0 for gray), alpha lossless, the ICC profile or else
+ * nclx 1/13/6 (sRGB). One thread: the same pixels give the same bytes. `speed` 0-10, `quality` 1-100. */
+wf_derive_status wf_write_avif(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                               int quality, int speed, const uint8_t *icc, size_t icc_length, char *message,
+                               size_t size);
+
+#endif
