@@ -1,11 +1,7 @@
 #define _GNU_SOURCE
-#include "gif_format.h"
-#include "heif_format.h"
-#include "jpeg_format.h"
-#include "png_format.h"
+#include "formats.h"
 #include "readers.h"
 #include "source_file.h"
-#include "webp_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,15 +38,9 @@ static void read_stream(wf_stream *stream, wf_header *out) {
         return;
     }
     out->format = wf_sniff(first, length);
-    switch (out->format) {
-    case WF_FORMAT_JPEG: wf_read_jpeg_header(stream, out); break;
-    case WF_FORMAT_PNG: wf_read_png_header(stream, out); break;
-    case WF_FORMAT_HEIC:
-    case WF_FORMAT_AVIF: wf_read_heif_header(stream, out); break;
-    case WF_FORMAT_WEBP: wf_read_webp_header(stream, out); break;
-    case WF_FORMAT_GIF: wf_read_gif_header(stream, out); break;
-    default: out->status = WF_ERR_UNSUPPORTED; break; /* the caller names the format */
-    }
+    const wf_format_entry *entry = wf_format_entry_of(out->format);
+    if (entry) entry->read_header(stream, out);
+    else out->status = WF_ERR_UNSUPPORTED; /* the caller names the format */
     if (out->status == WF_OK && stream->read_errno != 0) fail_errno(out, "cannot read", stream->read_errno);
     out->bytes_read = stream->bytes_read;
 }

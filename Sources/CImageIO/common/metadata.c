@@ -3,13 +3,10 @@
  * to the JPEG or PNG reader; both stop where the pixel data begins.
  */
 #define _GNU_SOURCE
-#include "heif_format.h"
-#include "jpeg_format.h"
+#include "formats.h"
 #include "metadata_readers.h"
-#include "png_format.h"
 #include "readers.h"
 #include "source_file.h"
-#include "webp_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,15 +58,9 @@ static void read_stream(wf_stream *stream, wf_metadata *out) {
         return;
     }
     out->format = wf_sniff(first, length);
-    switch (out->format) {
-    case WF_FORMAT_JPEG: wf_read_jpeg_metadata(stream, out); break;
-    case WF_FORMAT_PNG: wf_read_png_metadata(stream, out); break;
-    case WF_FORMAT_HEIC:
-    case WF_FORMAT_AVIF: wf_read_heif_metadata(stream, out); break;
-    case WF_FORMAT_WEBP: wf_read_webp_metadata(stream, out); break;
-    case WF_FORMAT_GIF: break; /* no EXIF in GIF: nothing to read */
-    default: wf_metadata_fail(out, WF_ERR_UNSUPPORTED, "not a format Waterfall reads"); break;
-    }
+    const wf_format_entry *entry = wf_format_entry_of(out->format);
+    if (!entry) wf_metadata_fail(out, WF_ERR_UNSUPPORTED, "not a format Waterfall reads");
+    else if (entry->read_metadata) entry->read_metadata(stream, out); /* else none in the format (GIF): nothing to read */
     if (out->status == WF_OK && stream->read_errno != 0) fail_errno(out, "cannot read", stream->read_errno);
 }
 

@@ -1,23 +1,9 @@
+#include "formats.h"
 #include "readers.h"
 
 #include <string.h>
 
-static int starts_with(const uint8_t *bytes, size_t length, const char *prefix, size_t prefix_length) {
-    return length >= prefix_length && memcmp(bytes, prefix, prefix_length) == 0;
-}
-
-#define HAS(prefix) starts_with(bytes, length, prefix, sizeof(prefix) - 1)
-
-/* ISO base media files (HEIF, AVIF) name their brand right after "ftyp". */
-static wf_format iso_brand(const uint8_t *bytes, size_t length) {
-    if (length < 12 || memcmp(bytes + 4, "ftyp", 4) != 0) return WF_FORMAT_UNKNOWN;
-    static const char *heif[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"};
-    for (size_t i = 0; i < sizeof heif / sizeof *heif; i++)
-        if (memcmp(bytes + 8, heif[i], 4) == 0) return WF_FORMAT_HEIC;
-    if (memcmp(bytes + 8, "avif", 4) == 0 || memcmp(bytes + 8, "avis", 4) == 0) return WF_FORMAT_AVIF;
-    /* Any other brand is a movie: isom, mp41, mp42, avc1, M4V, "qt  " (QuickTime), 3gp4, ... */
-    return WF_FORMAT_VIDEO_ISO;
-}
+#define HAS(prefix) WF_STARTS_WITH(bytes, length, prefix)
 
 /* MPEG-TS packets are 188 bytes, each starting with the sync byte 0x47; BDAV (.m2ts, .mts) puts a 4-byte
  * time code before each. Three sync bytes in a row make it one. */
@@ -40,15 +26,13 @@ static int quicktime_box(const uint8_t *bytes, size_t length) {
 }
 
 wf_format wf_sniff(const uint8_t *bytes, size_t length) {
-    if (HAS("\xFF\xD8\xFF")) return WF_FORMAT_JPEG;
-    if (HAS("\x89PNG\r\n\x1A\n")) {
-        /* Apple's CgBI chunk comes before IHDR. */
-        return length >= 16 && memcmp(bytes + 12, "CgBI", 4) == 0 ? WF_FORMAT_PNG_CGBI : WF_FORMAT_PNG;
-    }
-    if (HAS("GIF87a") || HAS("GIF89a")) return WF_FORMAT_GIF;
-    if (HAS("RIFF") && length >= 12 && memcmp(bytes + 8, "WEBP", 4) == 0) return WF_FORMAT_WEBP;
-    wf_format iso = iso_brand(bytes, length);
-    if (iso != WF_FORMAT_UNKNOWN) return iso;
+    wf_format read = wf_sniff_read_format(bytes, length);
+    if (read != WF_FORMAT_UNKNOWN) return read;
+    /* The rest are only named, in messages. A PNG signature the PNG row refused has Apple's CgBI chunk
+     * before IHDR; an ISO base media file of a brand neither HEIF nor AVIF is a movie (isom, mp41, mp42,
+     * avc1, M4V, "qt  " (QuickTime), 3gp4, ...). */
+    if (HAS("\x89PNG\r\n\x1A\n")) return WF_FORMAT_PNG_CGBI;
+    if (length >= 12 && memcmp(bytes + 4, "ftyp", 4) == 0) return WF_FORMAT_VIDEO_ISO;
     if (HAS("BM")) return WF_FORMAT_BMP;
     if (HAS("II*\0") || HAS("MM\0*")) return WF_FORMAT_TIFF;
     if (HAS("\xFF\x0A") || HAS("\0\0\0\x0CJXL \r\n\x87\n")) return WF_FORMAT_JPEG_XL;

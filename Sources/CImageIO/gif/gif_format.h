@@ -8,6 +8,7 @@
 #include "decode.h"
 #include "stream.h"
 
+int wf_sniff_gif(const uint8_t *bytes, size_t length);
 void wf_read_gif_header(wf_stream *stream, wf_header *out);
 /* GIF: the first frame composed onto the logical screen; RGBA. */
 void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);

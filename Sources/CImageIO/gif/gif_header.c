@@ -130,6 +130,10 @@ static void walk_blocks(walk *w) {
     w->out->status = WF_OK;
 }
 
+int wf_sniff_gif(const uint8_t *bytes, size_t length) {
+    return WF_STARTS_WITH(bytes, length, "GIF87a") || WF_STARTS_WITH(bytes, length, "GIF89a");
+}
+
 void wf_read_gif_header(wf_stream *stream, wf_header *out) { wf_gif_survey(stream, out, NULL); }
 
 int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out) {

@@ -7,6 +7,9 @@
 #include "decode.h"
 #include "stream.h"
 
+/* ISO base media files whose brand (right after "ftyp") is one of HEIF's, or AVIF's ("avif", "avis"). */
+int wf_sniff_heic(const uint8_t *bytes, size_t length);
+int wf_sniff_avif(const uint8_t *bytes, size_t length);
 void wf_read_heif_header(wf_stream *stream, wf_header *out); /* HEIC and AVIF */
 /* The same answer through libheif alone (the sanitizer driver checks that both agree on every prefix). */
 void wf_read_heif_header_with_libheif(wf_stream *stream, wf_header *out);

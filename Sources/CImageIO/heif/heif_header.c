@@ -5,11 +5,30 @@
  * not applied on top (iPhones write both), so the orientation here is always 1.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "heif_boxes.h"
 #include "heif_format.h"
 #include "heif_support.h"
 #include "readers.h"
+
+/* The brand an ISO base media file names right after "ftyp"; NULL when it is not one. */
+static const uint8_t *iso_brand(const uint8_t *bytes, size_t length) {
+    return length >= 12 && memcmp(bytes + 4, "ftyp", 4) == 0 ? bytes + 8 : NULL;
+}
+
+int wf_sniff_heic(const uint8_t *bytes, size_t length) {
+    const uint8_t *brand = iso_brand(bytes, length);
+    static const char *heif[] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"};
+    for (size_t i = 0; brand && i < sizeof heif / sizeof *heif; i++)
+        if (memcmp(brand, heif[i], 4) == 0) return 1;
+    return 0;
+}
+
+int wf_sniff_avif(const uint8_t *bytes, size_t length) {
+    const uint8_t *brand = iso_brand(bytes, length);
+    return brand && (memcmp(brand, "avif", 4) == 0 || memcmp(brand, "avis", 4) == 0);
+}
 
 static const char *name_of(wf_format format) { return format == WF_FORMAT_AVIF ? "AVIF" : "HEIF"; }
 

@@ -8,6 +8,7 @@
 #include "raster.h"
 #include "stream.h"
 
+int wf_sniff_jpeg(const uint8_t *bytes, size_t length);
 void wf_read_jpeg_header(wf_stream *stream, wf_header *out);
 void wf_read_jpeg_metadata(wf_stream *stream, wf_metadata *out);
 void wf_decode_jpeg(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);

@@ -121,6 +121,8 @@ static void run(reader *r, wf_header *out) {
     out->status = WF_OK;
 }
 
+int wf_sniff_jpeg(const uint8_t *bytes, size_t length) { return WF_STARTS_WITH(bytes, length, "\xFF\xD8\xFF"); }
+
 void wf_read_jpeg_header(wf_stream *stream, wf_header *out) {
     reader r; /* about 5 KB */
     memset(&r, 0, offsetof(reader, markers.inline_exif)); /* the Exif buffer is written before it is read */

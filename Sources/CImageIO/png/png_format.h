@@ -7,6 +7,8 @@
 #include "decode.h"
 #include "stream.h"
 
+/* A PNG signature, unless Apple's CgBI chunk comes before IHDR: not a PNG any standard decoder reads. */
+int wf_sniff_png(const uint8_t *bytes, size_t length);
 void wf_read_png_header(wf_stream *stream, wf_header *out);
 void wf_read_png_metadata(wf_stream *stream, wf_metadata *out);
 void wf_decode_png(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);

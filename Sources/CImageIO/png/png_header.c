@@ -28,6 +28,10 @@ static int32_t orientation(png_structp png, png_infop info) {
     return wf_exif_orientation(exif, length);
 }
 
+int wf_sniff_png(const uint8_t *bytes, size_t length) {
+    return WF_STARTS_WITH(bytes, length, "\x89PNG\r\n\x1A\n") && !(length >= 16 && memcmp(bytes + 12, "CgBI", 4) == 0);
+}
+
 void wf_read_png_header(wf_stream *stream, wf_header *out) {
     if (!wf_png_ihdr_comes_first(stream)) {
         wf_fail(out, WF_ERR_CORRUPT, "corrupt PNG header: the first chunk is not IHDR");

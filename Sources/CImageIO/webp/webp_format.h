@@ -8,6 +8,7 @@
 #include "decode.h"
 #include "stream.h"
 
+int wf_sniff_webp(const uint8_t *bytes, size_t length);
 void wf_read_webp_header(wf_stream *stream, wf_header *out);
 void wf_read_webp_metadata(wf_stream *stream, wf_metadata *out); /* the EXIF chunk */
 /* WebP: the still image, or an animation's first frame composed onto its canvas; RGB or RGBA. Honours

@@ -138,6 +138,10 @@ static void read_animation(wf_webp_walk *walk, wf_header *out) {
     out->status = WF_OK;
 }
 
+int wf_sniff_webp(const uint8_t *bytes, size_t length) {
+    return WF_STARTS_WITH(bytes, length, "RIFF") && length >= 12 && memcmp(bytes + 8, "WEBP", 4) == 0;
+}
+
 void wf_read_webp_header(wf_stream *stream, wf_header *out) {
     wf_webp_walk walk;
     int status = wf_webp_walk_begin(&walk, stream);

@@ -1,0 +1,40 @@
+/*
+ * The table of formats Waterfall reads. To add a format: a folder of its own (its code, and a
+ * <name>_format.h declaring what the row names), a row below with that header's #include, and in
+ * Package.swift the folder's headerSearchPath and its library's linkedLibrary (in the Makefile: the library's
+ * package in BUILD_DEPS and its -l in C_LIBS). A format Waterfall already names in messages has its wf_format
+ * in cimageio.h; a new one gets one there. Swift's ImageFormat.swift says which formats a gallery publishes.
+ */
+#include "formats.h"
+#include "gif_format.h"
+#include "heif_format.h"
+#include "jpeg_format.h"
+#include "png_format.h"
+#include "webp_format.h"
+
+#include <stddef.h>
+
+/* In the order wf_sniff asks them: the first whose sniff says yes names the file (a RIFF whose size reads
+ * "ftyp" is a WebP, not an ISO base media file). HEIC and AVIF share HEIF's readers. */
+static const wf_format_entry formats[] = {
+    {WF_FORMAT_JPEG, .sniff = wf_sniff_jpeg, .read_header = wf_read_jpeg_header, .read_metadata = wf_read_jpeg_metadata},
+    {WF_FORMAT_PNG, .sniff = wf_sniff_png, .read_header = wf_read_png_header, .read_metadata = wf_read_png_metadata},
+    {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header},
+    {WF_FORMAT_WEBP, .sniff = wf_sniff_webp, .read_header = wf_read_webp_header, .read_metadata = wf_read_webp_metadata},
+    {WF_FORMAT_HEIC, .sniff = wf_sniff_heic, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata},
+    {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata},
+};
+
+enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
+
+const wf_format_entry *wf_format_entry_of(wf_format format) {
+    for (size_t i = 0; i < FORMAT_COUNT; i++)
+        if (formats[i].format == format) return &formats[i];
+    return NULL;
+}
+
+wf_format wf_sniff_read_format(const uint8_t *bytes, size_t length) {
+    for (size_t i = 0; i < FORMAT_COUNT; i++)
+        if (formats[i].sniff(bytes, length)) return formats[i].format;
+    return WF_FORMAT_UNKNOWN;
+}
