@@ -11,8 +11,7 @@
 #include "avif_format.h"
 #include "decode.h"
 #include "derive.h"
-#include "gif_format.h"
-#include "heif_format.h"
+#include "formats.h"
 #include "jpeg_format.h"
 #include "output_file.h"
 #include "png_format.h"
@@ -106,18 +105,6 @@ static uint32_t dct_scale(uint32_t width, uint32_t height, uint32_t target_width
         if (w >= 2 * (uint64_t)target_width && h >= 2 * (uint64_t)target_height) return (uint32_t)d;
     }
     return 1;
-}
-
-int wf_is_decodable(wf_format format) {
-    switch (format) {
-    case WF_FORMAT_JPEG:
-    case WF_FORMAT_PNG:
-    case WF_FORMAT_HEIC:
-    case WF_FORMAT_AVIF:
-    case WF_FORMAT_WEBP:
-    case WF_FORMAT_GIF: return 1;
-    default: return 0;
-    }
 }
 
 /* A monotonic clock in nanoseconds (vDSO: cheap enough to call around every row). */
@@ -355,15 +342,9 @@ static void decode_file(int fd, wf_format format, const wf_decode_options *optio
         return;
     }
     wf_stream_init_fd(stream, fd);
-    switch (format) {
-    case WF_FORMAT_JPEG: wf_decode_jpeg(stream, options, sink, outcome); break;
-    case WF_FORMAT_PNG: wf_decode_png(stream, options, sink, outcome); break;
-    case WF_FORMAT_HEIC:
-    case WF_FORMAT_AVIF: wf_decode_heif(stream, options, sink, outcome); break;
-    case WF_FORMAT_WEBP: wf_decode_webp(stream, options, sink, outcome); break;
-    case WF_FORMAT_GIF: wf_decode_gif(stream, options, sink, outcome); break;
-    default: wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "unsupported format"); break;
-    }
+    const wf_format_entry *entry = wf_format_entry_of(format);
+    if (entry && entry->decode) entry->decode(stream, options, sink, outcome);
+    else wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "unsupported format");
     if (outcome->status == WF_DERIVE_OK && stream->read_errno != 0) {
         char text[128];
         wf_outcome_fail(outcome, WF_DERIVE_ERR_READ, "cannot read: %s", wf_describe_errno(stream->read_errno, text, sizeof text));
@@ -702,7 +683,7 @@ void wf_derive_set_fd(int source, const wf_derive_request *requests, size_t coun
         wf_outcome_fail(&outcome, WF_DERIVE_ERR_LIMIT, "out of memory");
     } else {
         /* JPEG scales in its DCT, WebP in its decoder: the same rule for both. */
-        denominator = header.format == WF_FORMAT_JPEG || header.format == WF_FORMAT_WEBP
+        denominator = wf_format_entry_of(header.format)->decoder_scales
                           ? dct_scale(header.width, header.height, widths[primary], heights[primary]) : 1;
         sink.expected_width = (header.width + denominator - 1) / denominator;
         sink.expected_height = (header.height + denominator - 1) / denominator;

@@ -15,7 +15,4 @@ void wf_write_animated_webp(int source, const wf_header *header, const wf_derive
 void wf_fit(uint32_t width, uint32_t height, uint32_t max_width, uint32_t max_height, uint32_t *out_width,
             uint32_t *out_height);
 
-/* Whether wf_derive decodes the format. */
-int wf_is_decodable(wf_format format);
-
 #endif

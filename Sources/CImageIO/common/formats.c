@@ -17,12 +17,18 @@
 /* In the order wf_sniff asks them: the first whose sniff says yes names the file (a RIFF whose size reads
  * "ftyp" is a WebP, not an ISO base media file). HEIC and AVIF share HEIF's readers. */
 static const wf_format_entry formats[] = {
-    {WF_FORMAT_JPEG, .sniff = wf_sniff_jpeg, .read_header = wf_read_jpeg_header, .read_metadata = wf_read_jpeg_metadata},
-    {WF_FORMAT_PNG, .sniff = wf_sniff_png, .read_header = wf_read_png_header, .read_metadata = wf_read_png_metadata},
-    {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header},
-    {WF_FORMAT_WEBP, .sniff = wf_sniff_webp, .read_header = wf_read_webp_header, .read_metadata = wf_read_webp_metadata},
-    {WF_FORMAT_HEIC, .sniff = wf_sniff_heic, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata},
-    {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata},
+    {WF_FORMAT_JPEG, .sniff = wf_sniff_jpeg, .read_header = wf_read_jpeg_header, .read_metadata = wf_read_jpeg_metadata,
+     .decode = wf_decode_jpeg, .decoder_scales = 1},
+    {WF_FORMAT_PNG, .sniff = wf_sniff_png, .read_header = wf_read_png_header, .read_metadata = wf_read_png_metadata,
+     .decode = wf_decode_png},
+    {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header, .decode = wf_decode_gif},
+    {WF_FORMAT_WEBP, .sniff = wf_sniff_webp, .read_header = wf_read_webp_header, .read_metadata = wf_read_webp_metadata,
+     .decode = wf_decode_webp, .decoder_scales = 1},
+    {WF_FORMAT_HEIC, .sniff = wf_sniff_heic, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
+     .decode = wf_decode_heif},
+    /* wf_decode_heif tries libavif's route first (avif/). */
+    {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
+     .decode = wf_decode_heif},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
@@ -37,4 +43,9 @@ wf_format wf_sniff_read_format(const uint8_t *bytes, size_t length) {
     for (size_t i = 0; i < FORMAT_COUNT; i++)
         if (formats[i].sniff(bytes, length)) return formats[i].format;
     return WF_FORMAT_UNKNOWN;
+}
+
+int wf_is_decodable(wf_format format) {
+    const wf_format_entry *entry = wf_format_entry_of(format);
+    return entry && entry->decode;
 }

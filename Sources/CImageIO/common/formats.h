@@ -1,12 +1,13 @@
 /*
  * Internal: the formats Waterfall reads, one row each (formats.c): how a file of the format is known by its
- * first bytes, and the functions that read its header and metadata. The shared code (sniff.c, header.c,
- * metadata.c) finds a format's functions here, never by naming the format.
+ * first bytes, and the functions that read its header and metadata and decode it. The shared code (sniff.c,
+ * header.c, metadata.c, derive.c) finds a format's functions here, never by naming the format.
  */
 #ifndef WF_FORMATS_H
 #define WF_FORMATS_H
 
 #include "cimageio.h"
+#include "decode.h"
 #include "stream.h"
 
 typedef struct {
@@ -18,6 +19,11 @@ typedef struct {
     /* The metadata from the stream's start (wf_read_metadata_*); NULL when the format carries none (GIF): the
      * read succeeds with nothing. */
     void (*read_metadata)(wf_stream *stream, wf_metadata *out);
+    /* The image from the stream's start into `sink` (decode.h); NULL when the format is not decoded. */
+    void (*decode)(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+    /* 1 when the decoder honours options->scale_denom, making ceil(width / d) × ceil(height / d) (JPEG in its
+     * DCT, WebP in libwebp); derive.c then picks d as libvips does. */
+    int decoder_scales;
 } wf_format_entry;
 
 /* The row of `format`; NULL for a format Waterfall does not read. */
@@ -25,5 +31,8 @@ const wf_format_entry *wf_format_entry_of(wf_format format);
 
 /* The format of the first row whose sniff knows the bytes; WF_FORMAT_UNKNOWN when none does. */
 wf_format wf_sniff_read_format(const uint8_t *bytes, size_t length);
+
+/* Whether wf_derive decodes the format. */
+int wf_is_decodable(wf_format format);
 
 #endif
