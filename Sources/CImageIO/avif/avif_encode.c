@@ -122,3 +122,9 @@ done:
     if (image) avifImageDestroy(image);
     return status;
 }
+
+wf_derive_status wf_encode_avif(wf_encoded *out, const wf_still *still, wf_encode_note *note) {
+    const wf_raster *image = still->image;
+    return wf_write_avif(out, image->pixels, image->width, image->height, image->channels, still->quality, still->speed,
+                         still->icc, still->icc_length, note->message, sizeof note->message);
+}

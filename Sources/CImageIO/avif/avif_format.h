@@ -5,6 +5,7 @@
 
 #include "cimageio.h"
 #include "decode.h"
+#include "encode.h"
 #include "stream.h"
 
 /* AVIF by libavif, where it decodes the image as the libheif route would (8-bit, opaque, SDR, sRGB-like
@@ -14,6 +15,8 @@ int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel
 
 /* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
 
+/* The still for the format table (encode.h), at its speed. */
+wf_derive_status wf_encode_avif(wf_encoded *out, const wf_still *still, wf_encode_note *note);
 /* AVIF by libaom: 8-bit full-range YUV 4:2:0 (4:0:0 for gray), alpha lossless, the ICC profile or else
  * nclx 1/13/6 (sRGB). One thread: the same pixels give the same bytes. `speed` 0-10, `quality` 1-100. */
 wf_derive_status wf_write_avif(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,

@@ -8,18 +8,15 @@
  * (jpeg_copy.c).
  */
 #define _GNU_SOURCE
-#include "avif_format.h"
 #include "decode.h"
 #include "derive.h"
+#include "encode.h"
 #include "formats.h"
-#include "jpeg_format.h"
 #include "output_file.h"
-#include "png_format.h"
 #include "raster.h"
 #include "resample.h"
 #include "resample_kernels.h"
 #include "source_file.h"
-#include "webp_format.h"
 #include "ycc_split.h"
 
 #include <errno.h>
@@ -467,67 +464,47 @@ static void emit(const wf_raster *image, int has_alpha, const wf_derive_request 
         fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
         return;
     }
-    const uint8_t *upright = turned.pixels;
     uint32_t out_width = turned.width, out_height = turned.height;
-    int channels = turned.channels;
-    wf_format format = output_format(r, has_alpha);
-    char message[200] = "";
-    int warnings = 0, icc_kept = decoded->icc != NULL;
-    wf_derive_status status;
+    wf_format format = output_format(r, has_alpha); /* JPEG whenever planar: planes are only made for such sets */
+    const wf_still still = {.image = &turned, .quality = r->quality, .speed = r->speed, .icc = decoded->icc,
+                            .icc_length = decoded->icc_length};
+    wf_encode_note note = {.icc_kept = decoded->icc != NULL};
     uint64_t start = now_ns();
-    if (turned.planar) { /* planes are only made for a set written as JPEG */
-        status = wf_write_jpeg_planes(output, turned.planes, 3, r->quality, decoded->icc, decoded->icc_length, message,
-                                      sizeof message);
-    } else switch (format) {
-    case WF_FORMAT_PNG:
-        status = wf_write_png(output, upright, out_width, out_height, channels, decoded->icc, decoded->icc_length,
-                              &warnings, &icc_kept, message, sizeof message);
-        break;
-    case WF_FORMAT_WEBP:
-        status = wf_write_webp(output, upright, out_width, out_height, channels, r->quality, WF_WEBP_METHOD, decoded->icc,
-                               decoded->icc_length, &icc_kept, message, sizeof message);
-        break;
-    case WF_FORMAT_AVIF:
-        status = wf_write_avif(output, upright, out_width, out_height, channels, r->quality, r->speed, decoded->icc,
-                               decoded->icc_length, message, sizeof message);
-        break;
-    default:
-        status = wf_write_jpeg(output, upright, out_width, out_height, channels, r->quality, decoded->icc,
-                               decoded->icc_length, message, sizeof message);
-        break;
-    }
+    wf_derive_status status = wf_format_entry_of(format)->encode(output, &still, &note);
     out->encode_ns += now_ns() - start;
     wf_raster_release_turned(image, &turned);
-    out->warnings += warnings;
+    out->warnings += note.warnings;
     if (status != WF_DERIVE_OK) {
-        fail(out, status, "%s", message);
+        fail(out, status, "%s", note.message);
         return;
     }
-    made(image, out_width, out_height, format, icc_kept, decoded, out);
+    made(image, out_width, out_height, format, note.icc_kept, decoded, out);
 }
 
-/* The photo's own coefficients instead of emit, where the derived image would be the photo itself: same
- * size, upright, opaque, JPEG out. 1 when it answered for `out` (made or failed), 0 when emit should. */
+/* The photo's own coded data instead of emit, where the derived image would be the photo itself: same size,
+ * upright, opaque, and written in the photo's format by a format that can copy (JPEG, from its DCT
+ * coefficients). 1 when it answered for `out` (made or failed), 0 when emit should. */
 static int copy_instead(int source, const wf_raster *image, int has_alpha, uint32_t denominator,
                         const wf_derive_request *r, const wf_decode_options *options, wf_encoded *output,
                         const wf_decode_outcome *decoded, wf_derive_result *out) {
     const wf_header *h = &out->source;
+    const wf_format_entry *entry = wf_format_entry_of(h->format);
     uint32_t width = image->width, height = image->height;
-    if (h->format != WF_FORMAT_JPEG || h->orientation > 1 || denominator != 1 || width != h->width ||
-        height != h->height || has_alpha || r->encode_format != 0 || r->force_png)
+    if (!entry->copy || h->orientation > 1 || denominator != 1 || width != h->width || height != h->height ||
+        output_format(r, has_alpha) != h->format)
         return 0;
     wf_derive_status status;
     char message[200] = "";
     uint64_t start = now_ns();
-    int answered = wf_copy_jpeg(source, output, width, height, r->quality, options, decoded->icc, decoded->icc_length,
-                                &status, message, sizeof message);
+    int answered = entry->copy(source, output, width, height, r->quality, options, decoded->icc, decoded->icc_length,
+                               &status, message, sizeof message);
     out->encode_ns += now_ns() - start;
     if (!answered) return 0;
     if (status != WF_DERIVE_OK) {
         fail(out, status, "%s", message);
         return 1;
     }
-    made(image, width, height, WF_FORMAT_JPEG, decoded->icc != NULL, decoded, out);
+    made(image, width, height, h->format, decoded->icc != NULL, decoded, out);
     out->copied = 1;
     return 1;
 }

@@ -5,6 +5,7 @@
  * package in BUILD_DEPS and its -l in C_LIBS). A format Waterfall already names in messages has its wf_format
  * in cimageio.h; a new one gets one there. Swift's ImageFormat.swift says which formats a gallery publishes.
  */
+#include "avif_format.h"
 #include "formats.h"
 #include "gif_format.h"
 #include "heif_format.h"
@@ -18,17 +19,17 @@
  * "ftyp" is a WebP, not an ISO base media file). HEIC and AVIF share HEIF's readers. */
 static const wf_format_entry formats[] = {
     {WF_FORMAT_JPEG, .sniff = wf_sniff_jpeg, .read_header = wf_read_jpeg_header, .read_metadata = wf_read_jpeg_metadata,
-     .decode = wf_decode_jpeg, .decoder_scales = 1},
+     .decode = wf_decode_jpeg, .decoder_scales = 1, .encode = wf_encode_jpeg, .copy = wf_copy_jpeg},
     {WF_FORMAT_PNG, .sniff = wf_sniff_png, .read_header = wf_read_png_header, .read_metadata = wf_read_png_metadata,
-     .decode = wf_decode_png},
+     .decode = wf_decode_png, .encode = wf_encode_png},
     {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header, .decode = wf_decode_gif},
     {WF_FORMAT_WEBP, .sniff = wf_sniff_webp, .read_header = wf_read_webp_header, .read_metadata = wf_read_webp_metadata,
-     .decode = wf_decode_webp, .decoder_scales = 1},
+     .decode = wf_decode_webp, .decoder_scales = 1, .encode = wf_encode_webp},
     {WF_FORMAT_HEIC, .sniff = wf_sniff_heic, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
      .decode = wf_decode_heif},
-    /* wf_decode_heif tries libavif's route first (avif/). */
+    /* wf_decode_heif tries libavif's route first; the encoder is libavif's (avif/). */
     {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
-     .decode = wf_decode_heif},
+     .decode = wf_decode_heif, .encode = wf_encode_avif},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };

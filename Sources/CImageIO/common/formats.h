@@ -1,13 +1,14 @@
 /*
  * Internal: the formats Waterfall reads, one row each (formats.c): how a file of the format is known by its
- * first bytes, and the functions that read its header and metadata and decode it. The shared code (sniff.c,
- * header.c, metadata.c, derive.c) finds a format's functions here, never by naming the format.
+ * first bytes, and the functions that read its header and metadata, decode it and write it. The shared code
+ * (sniff.c, header.c, metadata.c, derive.c) finds a format's functions here, never by naming the format.
  */
 #ifndef WF_FORMATS_H
 #define WF_FORMATS_H
 
 #include "cimageio.h"
 #include "decode.h"
+#include "encode.h"
 #include "stream.h"
 
 typedef struct {
@@ -24,6 +25,14 @@ typedef struct {
     /* 1 when the decoder honours options->scale_denom, making ceil(width / d) × ceil(height / d) (JPEG in its
      * DCT, WebP in libwebp); derive.c then picks d as libvips does. */
     int decoder_scales;
+    /* A derived still in this format (encode.h); NULL when Waterfall never writes it. */
+    wf_derive_status (*encode)(wf_encoded *out, const wf_still *still, wf_encode_note *note);
+    /* Optional: the derived image made from the source's own coded data, where it would be the source itself
+     * (the same size, upright, and in this format): 0 when it cannot be (then encode), 1 when it answered,
+     * `status` saying whether the copy was made. As wf_copy_jpeg (jpeg_format.h). */
+    int (*copy)(int source, wf_encoded *out, uint32_t width, uint32_t height, int quality,
+                const wf_decode_options *options, const uint8_t *icc, size_t icc_length, wf_derive_status *status,
+                char *message, size_t size);
 } wf_format_entry;
 
 /* The row of `format`; NULL for a format Waterfall does not read. */

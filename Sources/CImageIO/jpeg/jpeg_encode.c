@@ -328,6 +328,15 @@ wf_derive_status wf_write_jpeg_planes(wf_encoded *out, const wf_plane *planes, i
     return write_wf_planes(out, planes, plane_count, quality, icc, icc_length, wf_kernels_fastest(), message, size);
 }
 
+wf_derive_status wf_encode_jpeg(wf_encoded *out, const wf_still *still, wf_encode_note *note) {
+    const wf_raster *image = still->image;
+    if (image->planar)
+        return wf_write_jpeg_planes(out, image->planes, 3, still->quality, still->icc, still->icc_length, note->message,
+                                    sizeof note->message);
+    return wf_write_jpeg(out, image->pixels, image->width, image->height, image->channels, still->quality, still->icc,
+                         still->icc_length, note->message, sizeof note->message);
+}
+
 /* ---- for tests: the same writers with the portable kernels on demand ---- */
 
 wf_derive_status wf_encode_jpeg_for_tests(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height,

@@ -5,6 +5,7 @@
 
 #include "cimageio.h"
 #include "decode.h"
+#include "encode.h"
 #include "raster.h"
 #include "stream.h"
 
@@ -15,6 +16,8 @@ void wf_decode_jpeg(wf_stream *stream, const wf_decode_options *options, wf_pixe
 
 /* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
 
+/* The still for the format table (encode.h): its planes when it is planar, else its pixels. */
+wf_derive_status wf_encode_jpeg(wf_encoded *out, const wf_still *still, wf_encode_note *note);
 wf_derive_status wf_write_jpeg(wf_encoded *out, const uint8_t *pixels, uint32_t width, uint32_t height,
                                int channels, int quality, const uint8_t *icc, size_t icc_length,
                                char *message, size_t size);

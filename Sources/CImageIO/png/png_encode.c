@@ -75,3 +75,9 @@ wf_derive_status wf_write_png(wf_encoded *out, const uint8_t *pixels, uint32_t w
     free(w);
     return wf_output_close(&stream, out, status, message, size);
 }
+
+wf_derive_status wf_encode_png(wf_encoded *out, const wf_still *still, wf_encode_note *note) {
+    const wf_raster *image = still->image;
+    return wf_write_png(out, image->pixels, image->width, image->height, image->channels, still->icc, still->icc_length,
+                        &note->warnings, &note->icc_kept, note->message, sizeof note->message);
+}

@@ -133,3 +133,10 @@ wf_derive_status wf_write_webp(wf_encoded *out, const uint8_t *pixels, uint32_t 
     free(owned);
     return status;
 }
+
+wf_derive_status wf_encode_webp(wf_encoded *out, const wf_still *still, wf_encode_note *note) {
+    const wf_raster *image = still->image;
+    return wf_write_webp(out, image->pixels, image->width, image->height, image->channels, still->quality,
+                         WF_WEBP_METHOD, still->icc, still->icc_length, &note->icc_kept, note->message,
+                         sizeof note->message);
+}

@@ -6,6 +6,7 @@
 #include "animation.h"
 #include "cimageio.h"
 #include "decode.h"
+#include "encode.h"
 #include "stream.h"
 
 int wf_sniff_webp(const uint8_t *bytes, size_t length);
@@ -18,6 +19,8 @@ int wf_webp_frames_open(wf_stream *stream, const wf_decode_options *options, wf_
 
 /* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
 
+/* The still for the format table (encode.h), at WF_WEBP_METHOD. */
+wf_derive_status wf_encode_webp(wf_encoded *out, const wf_still *still, wf_encode_note *note);
 /* libwebp's method for derived stills (0 fastest - 6 smallest): 4, libwebp's default. On 500 px tiles
  * method 6 saves 4-8% of the bytes for 1.5-2.5 times the time, and 30 times with alpha; method 2 costs
  * 4-8% more bytes for half the time (`make bench-encode`). */
