@@ -5,10 +5,9 @@
 
 #include "animation.h"
 #include "cimageio_animation.h"
-#include "gif_format.h"
+#include "formats.h"
 #include "readers.h"
 #include "source_file.h"
-#include "webp_format.h"
 
 struct wf_animation {
     int fd;
@@ -25,7 +24,8 @@ wf_animation *wf_animation_open(const char *path, wf_animation_info *info) {
     *info = (wf_animation_info){0};
     wf_header header;
     wf_read_header_path(path, &header);
-    if (header.status != WF_OK || (header.format != WF_FORMAT_GIF && header.format != WF_FORMAT_WEBP)) {
+    const wf_format_entry *entry = header.status == WF_OK ? wf_format_entry_of(header.format) : NULL;
+    if (!entry || !entry->open_frames) {
         info->status = WF_DERIVE_ERR_READ;
         snprintf(info->message, sizeof info->message, "%s", header.message[0] ? header.message : "not a GIF or WebP");
         return NULL;
@@ -43,8 +43,7 @@ wf_animation *wf_animation_open(const char *path, wf_animation_info *info) {
     wf_stream_init_fd(&a->stream, fd);
     wf_decode_options options = {.scale_denom = 1};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
-    int opened = header.format == WF_FORMAT_GIF ? wf_gif_frames_open(&a->stream, &options, &a->frames, &outcome)
-                                                : wf_webp_frames_open(&a->stream, &options, &a->frames, &outcome);
+    int opened = entry->open_frames(&a->stream, &options, &a->frames, &outcome);
     if (opened != 0) {
         report(info, &outcome);
         close(fd);

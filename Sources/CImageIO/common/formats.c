@@ -22,9 +22,10 @@ static const wf_format_entry formats[] = {
      .decode = wf_decode_jpeg, .decoder_scales = 1, .encode = wf_encode_jpeg, .copy = wf_copy_jpeg},
     {WF_FORMAT_PNG, .sniff = wf_sniff_png, .read_header = wf_read_png_header, .read_metadata = wf_read_png_metadata,
      .decode = wf_decode_png, .encode = wf_encode_png},
-    {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header, .decode = wf_decode_gif},
+    {WF_FORMAT_GIF, .sniff = wf_sniff_gif, .read_header = wf_read_gif_header, .decode = wf_decode_gif,
+     .open_frames = wf_gif_frames_open, .animation_budget = wf_gif_animation_budget},
     {WF_FORMAT_WEBP, .sniff = wf_sniff_webp, .read_header = wf_read_webp_header, .read_metadata = wf_read_webp_metadata,
-     .decode = wf_decode_webp, .decoder_scales = 1, .encode = wf_encode_webp},
+     .decode = wf_decode_webp, .decoder_scales = 1, .open_frames = wf_webp_frames_open, .encode = wf_encode_webp},
     {WF_FORMAT_HEIC, .sniff = wf_sniff_heic, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
      .decode = wf_decode_heif},
     /* wf_decode_heif tries libavif's route first; the encoder is libavif's (avif/). */

@@ -1,11 +1,13 @@
 /*
  * Internal: the formats Waterfall reads, one row each (formats.c): how a file of the format is known by its
- * first bytes, and the functions that read its header and metadata, decode it and write it. The shared code
- * (sniff.c, header.c, metadata.c, derive.c) finds a format's functions here, never by naming the format.
+ * first bytes, and the functions that read its header and metadata, decode it, read its animation's frames
+ * and write it. The shared code (sniff.c, header.c, metadata.c, derive.c, the animated views) finds a
+ * format's functions here, never by naming the format.
  */
 #ifndef WF_FORMATS_H
 #define WF_FORMATS_H
 
+#include "animation.h"
 #include "cimageio.h"
 #include "decode.h"
 #include "encode.h"
@@ -25,6 +27,11 @@ typedef struct {
     /* 1 when the decoder honours options->scale_denom, making ceil(width / d) × ceil(height / d) (JPEG in its
      * DCT, WebP in libwebp); derive.c then picks d as libvips does. */
     int decoder_scales;
+    /* An animation's frames (animation.h), for animated views; NULL when the format has none. */
+    int (*open_frames)(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);
+    /* Optional: the animation budget checked from the file's headers before an animated view opens its frames
+     * (0 within it); NULL where open_frames checks it itself (WebP, from its chunks). */
+    int (*animation_budget)(wf_stream *stream, wf_decode_outcome *out);
     /* A derived still in this format (encode.h); NULL when Waterfall never writes it. */
     wf_derive_status (*encode)(wf_encoded *out, const wf_still *still, wf_encode_note *note);
     /* Optional: the derived image made from the source's own coded data, where it would be the source itself

@@ -14,11 +14,10 @@
 
 #include "animation.h"
 #include "derive.h"
-#include "gif_format.h"
+#include "formats.h"
 #include "output_file.h"
 #include "resample.h"
 #include "source_file.h"
-#include "webp_format.h"
 
 /* Encoder settings, chosen by measurement (docs/formats.md, "Animations"): lossy at the request's quality,
  * with libwebp free to pick lossless for frames where that is smaller (flat-colour, GIF-like content).
@@ -156,11 +155,13 @@ static int open_frames(const wf_header *header, wf_stream *stream, const wf_deri
                        wf_decode_outcome *decoded, wf_derive_result *out) {
     wf_decode_options options = {.scale_denom = 1, .max_scans = request->max_scans, .max_memory = request->max_memory,
                                  .want_icc = 1};
+    const wf_format_entry *entry = wf_format_entry_of(header->format);
+    int status = -1;
+    if (!entry || !entry->open_frames)
+        wf_outcome_fail(decoded, WF_DERIVE_ERR_UNSUPPORTED, "not an animation format");
     /* A GIF's budget from its blocks before a frame is decoded (a WebP's is checked from its chunks as it opens). */
-    int status = header->format == WF_FORMAT_GIF    ? (wf_gif_animation_budget(stream, decoded) != 0 ? -1
-                                                       : wf_gif_frames_open(stream, &options, frames, decoded))
-               : header->format == WF_FORMAT_WEBP ? wf_webp_frames_open(stream, &options, frames, decoded)
-                                                  : (wf_outcome_fail(decoded, WF_DERIVE_ERR_UNSUPPORTED, "not an animation format"), -1);
+    else if (!entry->animation_budget || entry->animation_budget(stream, decoded) == 0)
+        status = entry->open_frames(stream, &options, frames, decoded);
     if (status != 0) fail(out, decoded->status, decoded->message);
     return status;
 }
