@@ -178,31 +178,23 @@ pid_t wf_process_start(const wf_process *p) {
     return pid;
 }
 
-void wf_process_run(const wf_process *p, wf_process_result *r) {
-    memset(r, 0, sizeof *r);
-    int out[2] = {-1, -1}, err[2] = {-1, -1};
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
-        r->errno_value = errno;
-        goto done;
-    }
-    pid_t pid = start(p, out[1], err[1], &r->errno_value);
-    close_quietly(&out[1]);
-    close_quietly(&err[1]);
-    if (pid < 0) goto done;
-    r->started = 1;
+/* The time is up: the helper and anything it started are killed. */
+static void time_out(wf_process_result *r, pid_t pid) {
+    r->timed_out = 1;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
 
-    fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(err[0], F_SETFL, O_NONBLOCK);
-    uint64_t deadline = p->timeout_ms ? now_ms() + p->timeout_ms : 0;
-    while (out[0] >= 0 || err[0] >= 0) {
-        struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+/* The helper's stdout and stderr (`*out`, `*err`: non-blocking) into the caller's buffers until it closes both
+   (each is closed here when it ends) or the deadline (0: none) passes. */
+static void read_output(const wf_process *p, wf_process_result *r, pid_t pid, uint64_t deadline, int *out, int *err) {
+    while (*out >= 0 || *err >= 0) {
+        struct pollfd fds[2] = {{*out, POLLIN, 0}, {*err, POLLIN, 0}};
         int wait_ms = -1;
         if (deadline) {
             uint64_t t = now_ms();
             if (t >= deadline) {
-                r->timed_out = 1;
-                kill(-pid, SIGKILL);
-                kill(pid, SIGKILL);
+                time_out(r, pid);
                 break;
             }
             wait_ms = (int)(deadline - t);
@@ -210,12 +202,16 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
         int ready = poll(fds, 2, wait_ms);
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;
-        if (out[0] >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&out[0], p->out, p->out_capacity, 0, &r->out_length, &r->out_total);
-        if (err[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
-            drain(&err[0], p->err, p->err_capacity, 1, &r->err_length, &r->err_total);
+        if (*out >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(out, p->out, p->out_capacity, 0, &r->out_length, &r->out_total);
+        if (*err >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            drain(err, p->err, p->err_capacity, 1, &r->err_length, &r->err_total);
     }
-    /* Its output is closed (or the time is up): it is ending or must. Wait, up to the deadline. */
+}
+
+/* Its output is closed (or the time is up): it is ending or must. Waits for it, up to the deadline (then it
+   is killed and waited for); its wait status. */
+static int wait_for(wf_process_result *r, pid_t pid, uint64_t deadline) {
     int status = 0;
     for (;;) {
         pid_t w = waitpid(pid, &status, r->timed_out ? 0 : WNOHANG);
@@ -224,14 +220,29 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
         if (w < 0) break;
         if (r->timed_out) continue;
         if (deadline && now_ms() >= deadline) {
-            r->timed_out = 1;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
+            time_out(r, pid);
             continue;
         }
         struct timespec pause = {0, 2 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
+    return status;
+}
+
+/* Starts `p` with the pipes' write ends as its stdout and stderr (closed here once it has them), reads them
+   and waits for it. */
+static void supervise(const wf_process *p, wf_process_result *r, int out[2], int err[2]) {
+    pid_t pid = start(p, out[1], err[1], &r->errno_value);
+    close_quietly(&out[1]);
+    close_quietly(&err[1]);
+    if (pid < 0) return;
+    r->started = 1;
+
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    uint64_t deadline = p->timeout_ms ? now_ms() + p->timeout_ms : 0;
+    read_output(p, r, pid, deadline, &out[0], &err[0]);
+    int status = wait_for(r, pid, deadline);
     if (r->timed_out) kill(-pid, SIGKILL); /* anything it started */
     if (WIFEXITED(status)) {
         r->exited = 1;
@@ -239,7 +250,13 @@ void wf_process_run(const wf_process *p, wf_process_result *r) {
     } else if (WIFSIGNALED(status)) {
         r->signal_number = WTERMSIG(status);
     }
-done:
+}
+
+void wf_process_run(const wf_process *p, wf_process_result *r) {
+    memset(r, 0, sizeof *r);
+    int out[2] = {-1, -1}, err[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) r->errno_value = errno;
+    else supervise(p, r, out, err);
     close_quietly(&out[0]);
     close_quietly(&out[1]);
     close_quietly(&err[0]);
