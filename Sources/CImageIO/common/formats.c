@@ -1,9 +1,10 @@
 /*
- * The table of formats Waterfall reads. To add a format: a folder of its own (its code, and a
- * <name>_format.h declaring what the row names), a row below with that header's #include, and in
- * Package.swift the folder's headerSearchPath and its library's linkedLibrary (in the Makefile: the library's
- * package in BUILD_DEPS and its -l in C_LIBS). A format Waterfall already names in messages has its wf_format
- * in cimageio.h; a new one gets one there. Swift's ImageFormat.swift says which formats a gallery publishes.
+ * The table of formats Waterfall reads. To add a format: a folder of its own (its code, and a <name>_format.h
+ * declaring what its row names), a row below with that header's #include, and in Package.swift the folder's
+ * headerSearchPath and its library's linkedLibrary (in the Makefile: the library's package in BUILD_DEPS and
+ * its -l in C_LIBS). Its wf_format is in cimageio.h (most formats Waterfall does not read are named there
+ * already). A format derived images may be written in is also a choice of wf_derive_request.encode_format
+ * (derive.c's normalise and output_format); Swift's ImageFormat.swift names what a gallery publishes.
  */
 #include "avif_format.h"
 #include "formats.h"
