@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,29 +19,28 @@
 
 typedef enum { JPEG, WEBP, AVIF } codec;
 
-static void run(const wf_image *image, const char *scratch, codec c, int quality, int knob, int repeat) {
+static void run(const wf_image *image, codec c, int quality, int knob, int repeat) {
     double times[16];
     long bytes = 0;
     for (int k = 0; k < repeat; k++) {
-        unlink(scratch);
         char message[200] = "";
         int kept = 0;
+        wf_encoded encoded = {0};
         double start = now();
         wf_derive_status status =
-            c == JPEG ? wf_write_jpeg(scratch, image->pixels, image->width, image->height, image->channels, quality,
+            c == JPEG ? wf_write_jpeg(&encoded, image->pixels, image->width, image->height, image->channels, quality,
                                       NULL, 0, message, sizeof message)
-          : c == WEBP ? wf_write_webp(scratch, image->pixels, image->width, image->height, image->channels, quality,
+          : c == WEBP ? wf_write_webp(&encoded, image->pixels, image->width, image->height, image->channels, quality,
                                       knob, NULL, 0, &kept, message, sizeof message)
-                      : wf_write_avif(scratch, image->pixels, image->width, image->height, image->channels, quality,
+                      : wf_write_avif(&encoded, image->pixels, image->width, image->height, image->channels, quality,
                                       knob, NULL, 0, message, sizeof message);
         times[k] = now() - start;
         if (status != WF_DERIVE_OK) {
             fprintf(stderr, "encode failed: %s\n", message);
             exit(1);
         }
-        struct stat st;
-        stat(scratch, &st);
-        bytes = (long)st.st_size;
+        bytes = (long)encoded.length;
+        wf_encoded_free(&encoded);
     }
     qsort(times, (size_t)repeat, sizeof times[0], compare);
     const char *name = c == JPEG ? "jpeg" : c == WEBP ? "webp" : "avif";
@@ -56,9 +54,8 @@ static void run(const wf_image *image, const char *scratch, codec c, int quality
 int main(int argc, char **argv) {
     char folder[] = "/tmp/wf-bench-encode-XXXXXX";
     if (!mkdtemp(folder)) return 1;
-    char tile[4096], scratch[4096];
+    char tile[4096];
     snprintf(tile, sizeof tile, "%s/tile.png", folder);
-    snprintf(scratch, sizeof scratch, "%s/out", folder);
     static const uint32_t widths[] = {500, 2048};
     printf("| size | format | quality | setting | ms (median) | bytes |\n|---|---|---|---|---|---|\n");
     for (int i = 1; i < argc; i++) {
@@ -75,18 +72,17 @@ int main(int argc, char **argv) {
             wf_decode_image(tile, &image);
             int repeat = widths[w] > 1000 ? 3 : 5;
             printf("| **%s** | | | | | |\n", argv[i]);
-            if (image.channels == 1 || image.channels == 3) run(&image, scratch, JPEG, 82, 0, repeat); /* else PNG */
+            if (image.channels == 1 || image.channels == 3) run(&image, JPEG, 82, 0, repeat); /* else PNG */
             static const int webp_q[] = {84, 88, 92}, webp_m[] = {2, 4, 6}; /* default: 88, method 4 */
             for (int q = 0; q < 3; q++)
-                for (int m = 0; m < 3; m++) run(&image, scratch, WEBP, webp_q[q], webp_m[m], repeat);
+                for (int m = 0; m < 3; m++) run(&image, WEBP, webp_q[q], webp_m[m], repeat);
             static const int avif_q[] = {73, 78, 83}, avif_s[] = {6, 8, 9}; /* default: 83 at speed 9 */
             for (int q = 0; q < 3; q++)
-                for (int s = 0; s < 3; s++) run(&image, scratch, AVIF, avif_q[q], avif_s[s], widths[w] > 1000 ? 1 : 3);
+                for (int s = 0; s < 3; s++) run(&image, AVIF, avif_q[q], avif_s[s], widths[w] > 1000 ? 1 : 3);
             wf_image_free(&image);
         }
     }
     unlink(tile);
-    unlink(scratch);
     rmdir(folder);
     return 0;
 }
