@@ -1,5 +1,5 @@
 /* Internal: the AVIF encoder's choices, shared by the encoder and its tests' expectations. Changing one
- * changes the bytes for the same request: bump the AVIF tag of Derivation.ownKey (Model/Derivation.swift). */
+ * changes the bytes for the same request: bump Versions.avifEncoder (Support/Versions.swift). */
 #ifndef WF_AVIF_SUPPORT_H
 #define WF_AVIF_SUPPORT_H
 

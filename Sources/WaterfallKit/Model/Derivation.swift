@@ -30,38 +30,23 @@ struct Derivation: Sendable, Equatable {
     /// Everything that changes the output's bytes. A cached file made with another key is made again.
     var key: String {
         if let video { return video.key }
-        if let original { return "original-1|\(original.rawValue)" }
+        if let original { return "\(Versions.original)|\(original.rawValue)" }
         return ownKey + (madeFrom.map { " from " + $0 } ?? "") + (poster.map { " of " + $0 } ?? "")
     }
 
     /// The box: what the pixels are resampled to, whatever they are encoded as.
     var geometryKey: String {
-        "\(Derivation.formatVersion)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)" + (request.animate ? "|animated" : "")
+        "\(Versions.derive)|\(request.maxWidth ?? 0)x\(request.maxHeight ?? 0)" + (request.animate ? "|animated" : "")
     }
 
     /// The box and the encoder's settings (only those the format uses).
     var ownKey: String {
         switch request.encoding {
         case .automatic: geometryKey + "|q\(request.quality)|\(request.forcePNG)"
-        case .webp: geometryKey + "|webp|q\(request.quality)"
-        case .avif: geometryKey + "|avif3|q\(request.quality)|s\(request.speed)"
+        case .webp: geometryKey + "|\(Versions.webpEncoder)|q\(request.quality)"
+        case .avif: geometryKey + "|\(Versions.avifEncoder)|q\(request.quality)|s\(request.speed)"
         }
     }
-
-    /// Bump when the derivation code changes its output for the same request, or the key's shape changes
-    /// (one format's encoder alone: its own tag in `ownKey`; avif3: 8 bits and quantisation matrices from
-    /// speed 9, as avif_support.h sets them).
-    /// 3: the mean colour is recorded with each image; 4: formats (a set's images are made from its largest
-    /// box, whatever its encoder: `madeFrom` names that box only); 5: opaque images resampled in fixed point
-    /// (within one level of the float filter's bytes); 6: a JPEG that is its own view image is copied
-    /// losslessly where that costs no bytes (jpeg_copy.c); 7: the common AVIF decoded by libavif (avif_decode.c);
-    /// 8: a YCbCr JPEG made into JPEGs stays in its Y, Cb and Cr planes (raster.c); 9: so does an AVIF stored
-    /// as JPEG's YCbCr, and an alpha channel that is all 255 is filtered as RGB in fixed point; 10: one mean
-    /// colour per set, from its smallest image, Lanczos weights by rotation (within a float's rounding), and RGB from
-    /// every other decoder split into Y, Cb and Cr planes as it arrives when the set is all JPEG (ycc_split.c),
-    /// and a size made from the size before it where that is about twice as large (the 500-px tile from the 1000);
-    /// 11: the smallest image of an opaque still carries its sketch.
-    static let formatVersion = "derive-11"
 
     /// The output size for a photo of this display size: fits the box, never larger (as wf_derive's fit).
     func fittedSize(display header: ImageHeader) -> (width: Int, height: Int, area: Int) {

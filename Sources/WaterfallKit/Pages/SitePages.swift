@@ -17,18 +17,12 @@ struct SitePages: Sendable {
         var render: () throws(BuildError) -> String
     }
 
-    /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): change it whenever the
-    /// values this type gives the templates change (a new field, another spelling), for the platforms where
-    /// the running executable cannot be hashed.
-    static let contextVersion = "pages-4"  // 2: videos; 3: a tile's priority apart from its eager loading, a srcset for the view;
-    // 4: sketches
-
     init(configuration: SiteConfiguration, sizes: ImageSizes, templates: TemplateLibrary) {
         self.configuration = configuration
         self.sizes = sizes
         self.templates = templates
         var site = DigestBuilder()
-        site.add(Self.contextVersion)
+        site.add(Versions.pages)
         site.add(Versions.program)
         site.add(RendererIdentity.executableDigest()?.hex)
         for name in templates.names {

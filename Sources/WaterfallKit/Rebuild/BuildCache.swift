@@ -54,7 +54,7 @@ struct BuildCache: Sendable {
     /// The state of `photos/` the index that was read describes; nil when the entries were read one by one.
     private var indexed: CacheIndex.Stamp?
 
-    static let version = "waterfall-cache-4"
+    static let version = Versions.cache
     /// An entry holds a photo's path, header, facts and its derived images' records: some 1.7 KB for a photo
     /// made in three formats. A larger file is not one (and is not read).
     static let maximumEntryBytes = 1 << 20

@@ -20,8 +20,8 @@ import Darwin
 /// without a valid one is ignored, as a damaged one is.
 enum CacheIndex {
     static let fileName = "photos.index"
-    static let magic = Array("waterfall-cache-index-3\n".utf8)  // 2: a video's facts; 3: sketches
-    static let keyedMagic = Array("waterfall-cache-index-3-keyed\n".utf8)
+    static let magic = Array("\(Versions.cacheIndex)\n".utf8)
+    static let keyedMagic = Array("\(Versions.cacheIndex)-keyed\n".utf8)
     /// A larger file is not an index, and is not read: an index takes some 1.2 KB a photo made in three
     /// formats (0.5 KB in one), so 1 GiB is the index of some 850,000 photos.
     static let maximumBytes = 1 << 30

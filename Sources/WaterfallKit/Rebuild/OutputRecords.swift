@@ -19,7 +19,7 @@ import Darwin
 struct OutputRecords: Sendable {
     static let manifestName = "manifest.json"
     static let journalName = "journal"
-    private static let heading = #"{"waterfall":"manifest","version":1}"#
+    private static let heading = #"{"waterfall":"manifest","version":"# + "\(Versions.manifest)}"
 
     /// The latest record of every path, its path's UTF-8 bytes in one shared buffer (`bytes`) rather than a
     /// string each, and where each is by path (as bytes: two spellings of one name are two paths): an

@@ -19,7 +19,7 @@ struct PlanMemo: Equatable {
     var pages: Int
 
     static let fileName = "plan"
-    private static let magic = "waterfall-plan-1"
+    private static let magic = Versions.plan
     /// Five short lines: some 120 bytes. A larger file is no memo.
     static let maximumBytes = 4096
 

@@ -2,7 +2,7 @@
 /// build of Waterfall, even one with the same version number) is rendered again, since the layout engine,
 /// the CSS it writes or the URLs it makes may have changed. On Linux, the content hash of the running
 /// executable; nil elsewhere, or when it cannot be read, where the digests' version and
-/// `SitePages.contextVersion` stand alone.
+/// `Versions.pages` stand alone.
 enum RendererIdentity {
     static func executableDigest() -> ContentDigest? {
         // `/proc/self/exe` is the running binary itself, even if its file was replaced since it started.

@@ -8,16 +8,13 @@
 /// write, and nothing needs working out again (`SiteWriter.lastPlan`). A new field of `Photo`,
 /// `DerivedFile`, `ImageHeader` or `PhotoFacts` is a new line here (SiteInputsTests lists their fields).
 enum SiteInputs {
-    /// Bump when what a site is made from gains an input this digest does not see.
-    static let version = "site-inputs-1"
-
     static func digest(photos: [PublishedPhoto], configuration: SiteConfiguration,
                        albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings],
                        siteDigest: ContentDigest, galleryDigest: ContentDigest,
                        assets: [(path: String, bytes: [UInt8])], rootTitle: String, input: String,
                        jobs: Int = Parallelism.available) -> ContentDigest {
         var builder = DigestBuilder(capacity: 16 * photos.count + 4096)
-        builder.add(version)
+        builder.add(Versions.siteInputs)
         builder.add(siteDigest)
         builder.add(galleryDigest)
         // Plain structs, enums and arrays of them: the same text for the same values in every run.

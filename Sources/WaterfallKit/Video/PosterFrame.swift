@@ -5,9 +5,6 @@
 struct PosterFrame {
     var tools: VideoTools
 
-    /// Bump when the frame chosen or its pixels change.
-    static let formatVersion = "poster-1"
-
     /// Where in the video the poster is looked for, in seconds.
     static func start(durationMilliseconds: Int) -> Double {
         min(3, Double(durationMilliseconds) / 3000)

@@ -15,9 +15,6 @@ struct VideoRequest: Sendable, Equatable {
     var maxEdge: Int
     var ffmpeg: String
 
-    /// Bump when the commands change what they make.
-    static let formatVersion = "video-1"
-
     init(for facts: VideoFacts, maxEdge: Int, ffmpeg: String) {
         mode = Self.mode(for: facts)
         self.maxEdge = maxEdge
@@ -39,7 +36,7 @@ struct VideoRequest: Sendable, Equatable {
     var format: ImageFormat { mode == .copyWebM ? .webm : .mp4 }
 
     var key: String {
-        "\(Self.formatVersion)|\(mode.rawValue)" + (mode == .convert ? "|h264-crf23-aac128|\(maxEdge)" : "") + "|\(ffmpeg)"
+        "\(Versions.video)|\(mode.rawValue)" + (mode == .convert ? "|h264-crf23-aac128|\(maxEdge)" : "") + "|\(ffmpeg)"
     }
 
     /// The size a converted video is published at: the display size within `maxEdge`, even (H.264 with

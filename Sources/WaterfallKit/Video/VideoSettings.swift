@@ -6,5 +6,5 @@ struct VideoSettings: Sendable {
     var ffmpegVersion: String { tools?.version ?? "no ffmpeg" }
 
     /// Part of the key of every image made from a video's poster frame (`PosterFrame`).
-    var posterKey: String { "\(PosterFrame.formatVersion)|\(ffmpegVersion)" }
+    var posterKey: String { "\(Versions.poster)|\(ffmpegVersion)" }
 }
