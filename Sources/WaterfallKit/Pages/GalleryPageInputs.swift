@@ -1,8 +1,9 @@
 /// Everything a gallery page shows, gathered before it is rendered: its tiles (photos, and on the first page
 /// the sub-albums' covers), the album's words and the pager. The page is made from this value, the theme and
 /// the site-wide settings alone (`SitePages.galleryDigest`, which holds the layout's settings: the board is
-/// laid out from the tiles' sizes), so an unchanged digest means an unchanged page. A new field here is a
-/// new line in `digest`.
+/// laid out from the tiles' sizes), so an unchanged digest means an unchanged page. The same value decides
+/// and renders (`SitePages.render`); a new field here is a new line in `digest` (PageInputsTests fails until
+/// it is).
 struct GalleryPageInputs {
     struct Image: Equatable {
         var path: String

@@ -1,7 +1,8 @@
 /// Everything a photo page shows, gathered before it is rendered. The page is made from this value, the
 /// theme and the site-wide settings alone (`SitePages.siteDigest`), so when their digest is the one the
-/// output's records keep for the page, the page is the same and is not rendered again. A new field here is
-/// a new line in `digest`.
+/// output's records keep for the page, the page is the same and is not rendered again. The same value decides
+/// and renders (`SitePages.render`); a new field here is a new line in `digest` (PageInputsTests fails until
+/// it is).
 struct PhotoPageInputs {
     struct Link: Equatable {
         var path: String

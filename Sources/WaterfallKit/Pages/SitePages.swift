@@ -53,39 +53,47 @@ struct SitePages: Sendable {
 
     /// Hands every page to `emit`, which renders it (or keeps the one already written from the same
     /// inputs) at once, so a site of any size is never in memory whole. Every page's inputs digest is
-    /// worked out first, on every core (`jobs`), without making the inputs (`SitePages+Digests`): a rebuild
-    /// keeps most pages on their digest alone, and a page's inputs are made only when it is rendered.
+    /// worked out first, on every core (`jobs`), from the very inputs the page is rendered from (made again
+    /// when it is rendered: a rebuild keeps most pages on their digest alone, and 100,000 pages' inputs held
+    /// at once would be some 100 MB).
     func render(_ root: Album, jobs: Int = Parallelism.available, emit: (Page) throws(BuildError) -> Void) throws(BuildError) {
         let (albums, pages) = self.pages(root)
+        // Each photo's label is on three photo pages and a gallery page: made once, not four times.
         let labels = albums.parallelMap(jobs: jobs) { $0.album.photos.map(\.photo.label) }
-        let digests = pages.parallelMap(jobs: jobs) { page in
+        @Sendable func inputs(_ page: PageToMake) -> PageInputs {
             let (album, trail) = albums[page.album]
             switch page.kind {
             case .gallery(let number, let count):
-                let digest = galleryPageDigest(album, number: number, of: count, trail: trail, labels: labels[page.album])
-                assert(digest == galleryInputs(album, number: number, of: count, trail: trail).digest(site: galleryDigest),
-                       "galleryPageDigest must digest what GalleryPageInputs.digest does")
-                return digest
+                return .gallery(galleryInputs(album, number: number, of: count, trail: trail, labels: labels[page.album]))
             case .photo(let index):
-                let digest = photoPageDigest(album, index: index, trail: trail, labels: labels[page.album])
-                assert(digest == photoPageInputs(album, index: index, trail: trail).digest(site: siteDigest),
-                       "photoPageDigest must digest what PhotoPageInputs.digest does")
-                return digest
+                return .photo(photoPageInputs(album, index: index, trail: trail, labels: labels[page.album]))
+            }
+        }
+        let digests = pages.parallelMap(jobs: jobs) { page in
+            switch inputs(page) {
+            case .gallery(let inputs): inputs.digest(site: galleryDigest)
+            case .photo(let inputs): inputs.digest(site: siteDigest)
             }
         }
         for (page, digest) in zip(pages, digests) {
-            let (album, trail) = albums[page.album]
-            switch page.kind {
-            case .gallery(let number, let count):
-                try emit(Page(path: Self.galleryPath(album: album.sitePath, page: number), inputs: digest) { () throws(BuildError) in
-                    try galleryPage(galleryInputs(album, number: number, of: count, trail: trail))
-                })
-            case .photo(let index):
-                try emit(Page(path: album.photos[index].page, inputs: digest) { () throws(BuildError) in
-                    try photoPage(photoPageInputs(album, index: index, trail: trail))
-                })
+            let (album, _) = albums[page.album]
+            let path = switch page.kind {
+            case .gallery(let number, _): Self.galleryPath(album: album.sitePath, page: number)
+            case .photo(let index): album.photos[index].page
             }
+            try emit(Page(path: path, inputs: digest) { () throws(BuildError) in
+                switch inputs(page) {
+                case .gallery(let inputs): try galleryPage(inputs)
+                case .photo(let inputs): try photoPage(inputs)
+                }
+            })
         }
+    }
+
+    /// What one page is made from.
+    private enum PageInputs {
+        case gallery(GalleryPageInputs)
+        case photo(PhotoPageInputs)
     }
 
     /// One page to make: which album's (its place in the list of albums), and which of its pages.
@@ -122,10 +130,28 @@ struct SitePages: Sendable {
         return (albums, pages)
     }
 
-    private func galleryInputs(_ album: Album, number: Int, of count: Int, trail: [Crumb]) -> GalleryPageInputs {
-        let slice = album.photos.dropFirst((number - 1) * configuration.perPage).prefix(configuration.perPage)
-        return galleryPageInputs(album, number: number, of: count, photos: slice, path: Self.galleryPath(album: album.sitePath, page: number),
-                                 trail: trail)
+    /// What gallery page `number` of `album` shows; `labels` are the album's photos' labels.
+    private func galleryInputs(_ album: Album, number: Int, of count: Int, trail: [Crumb], labels: [String]) -> GalleryPageInputs {
+        let first = (number - 1) * configuration.perPage
+        let photos = album.photos.indices.dropFirst(first).prefix(configuration.perPage)
+        let albums = number == 1 ? album.children.filter { $0.cover != nil } : []
+        var tiles: [GalleryPageInputs.Tile] = []
+        tiles.reserveCapacity(albums.count + photos.count)
+        for child in albums {
+            var tile = self.tile(child.cover!, alt: child.title)
+            tile.href = Self.galleryPath(album: child.sitePath, page: 1)
+            tile.album = (child.title, Self.count(child.totalPhotos))
+            tile.caption = nil
+            tile.video = nil
+            tiles.append(tile)
+        }
+        for index in photos { tiles.append(tile(album.photos[index], alt: labels[index])) }
+        return GalleryPageInputs(
+            path: Self.galleryPath(album: album.sitePath, page: number), title: album.title, description: album.description,
+            trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos),
+            albumPath: album.sitePath, number: number, pageCount: count,
+            cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
+            coverAlt: album.cover?.photo.label ?? "")
     }
 
     private func pageCount(_ album: Album) -> Int {
@@ -138,31 +164,7 @@ struct SitePages: Sendable {
 
     // MARK: - Gallery pages
 
-    /// What gallery page `number` of `album` shows.
-    private func galleryPageInputs(_ album: Album, number: Int, of pageCount: Int, photos: ArraySlice<PublishedPhoto>, path: String,
-                                   trail: [Crumb]) -> GalleryPageInputs {
-        let albums = number == 1 ? album.children.filter { $0.cover != nil } : []
-        var tiles: [GalleryPageInputs.Tile] = []
-        tiles.reserveCapacity(albums.count + photos.count)
-        for child in albums {
-            var tile = self.tile(child.cover!)
-            tile.href = Self.galleryPath(album: child.sitePath, page: 1)
-            tile.album = (child.title, Self.count(child.totalPhotos))
-            tile.alt = child.title
-            tile.caption = nil
-            tile.video = nil
-            tiles.append(tile)
-        }
-        for photo in photos { tiles.append(tile(photo)) }
-        return GalleryPageInputs(
-            path: path, title: album.title, description: album.description,
-            trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos),
-            albumPath: album.sitePath, number: number, pageCount: pageCount,
-            cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
-            coverAlt: album.cover?.photo.label ?? "")
-    }
-
-    private func tile(_ published: PublishedPhoto) -> GalleryPageInputs.Tile {
+    private func tile(_ published: PublishedPhoto, alt: String) -> GalleryPageInputs.Tile {
         let photo = published.photo
         func images(_ files: [DerivedFile]) -> [GalleryPageInputs.Image] { files.map { .init(path: $0.path, width: $0.width) } }
         return GalleryPageInputs.Tile(
@@ -172,7 +174,7 @@ struct SitePages: Sendable {
                 guard !files.isEmpty, let type = format.mimeType else { return nil }
                 return (type, images(files))
             },
-            width: photo.header.width, height: photo.header.height, alt: photo.label, caption: photo.caption?.title,
+            width: photo.header.width, height: photo.header.height, alt: alt, caption: photo.caption?.title,
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
             color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch,
             name: photo.fileName, album: nil,
@@ -242,8 +244,8 @@ struct SitePages: Sendable {
 
     // MARK: - Photo pages
 
-    /// What the photo page of `album.photos[index]` shows.
-    private func photoPageInputs(_ album: Album, index: Int, trail: [Crumb]) -> PhotoPageInputs {
+    /// What the photo page of `album.photos[index]` shows; `labels` are the album's photos' labels.
+    private func photoPageInputs(_ album: Album, index: Int, trail: [Crumb], labels: [String]) -> PhotoPageInputs {
         let published = album.photos[index]
         let photo = published.photo
         let view = published.view
@@ -251,10 +253,10 @@ struct SitePages: Sendable {
         let tileIndex = (galleryPage == 1 ? album.children.count { $0.cover != nil } : 0) + index % configuration.perPage
         func neighbour(_ other: Int) -> PhotoPageInputs.Link? {
             guard album.photos.indices.contains(other) else { return nil }
-            return .init(path: album.photos[other].page, title: album.photos[other].photo.label)
+            return .init(path: album.photos[other].page, title: labels[other])
         }
         return PhotoPageInputs(
-            path: published.page, label: photo.label, fileName: photo.fileName, caption: photo.caption,
+            path: published.page, label: labels[index], fileName: photo.fileName, caption: photo.caption,
             summary: photo.facts.summary, takenText: photo.facts.takenText,
             view: .init(path: view.path, width: view.width, height: view.height),
             viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
