@@ -32,13 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Defaults per format. WebP's quality and AVIF's speed (AVIF's quality: wf_avif_matched_quality) come from
- * the SSIMULACRA2 calibration against JPEG 82 (Benchmarks/calibration/results.md); ThumbnailRequest.swift
- * and cimageio.h say the same numbers, so change them together. */
-enum { DEFAULT_QUALITY = 82, DEFAULT_WEBP_QUALITY = 88, DEFAULT_ANIMATED_WEBP_QUALITY = 75, DEFAULT_AVIF_SPEED = 9,
-       DEFAULT_MAX_SCANS = 100 };
-static const uint64_t default_max_pixels = 250000000u;
-static const uint64_t default_max_memory = 512u << 20;
+/* An animation's WebP quality when none is asked for (the stills' defaults are cimageio.h's WF_DEFAULT_*). */
+enum { DEFAULT_ANIMATED_WEBP_QUALITY = 75 };
 
 static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 static void fail(wf_derive_result *out, wf_derive_status status, const char *format, ...) {
@@ -377,17 +372,17 @@ static int normalise(const wf_derive_request *request, wf_derive_request *r, wf_
         fail(out, WF_DERIVE_ERR_REQUEST, "AVIF speed %d is outside 1-10", r->speed);
         return -1;
     }
-    if (r->speed == 0) r->speed = DEFAULT_AVIF_SPEED;
+    if (r->speed == 0) r->speed = WF_DEFAULT_AVIF_SPEED;
     if (r->quality == 0)
-        r->quality = r->encode_format == WF_FORMAT_WEBP ? DEFAULT_WEBP_QUALITY
-                   : r->encode_format == WF_FORMAT_AVIF ? wf_avif_matched_quality(r->speed) : DEFAULT_QUALITY;
+        r->quality = r->encode_format == WF_FORMAT_WEBP ? WF_DEFAULT_WEBP_QUALITY
+                   : r->encode_format == WF_FORMAT_AVIF ? wf_avif_matched_quality(r->speed) : WF_DEFAULT_QUALITY;
     if (r->quality < 1 || r->quality > 100) {
         fail(out, WF_DERIVE_ERR_REQUEST, "%s quality %d is outside 1-100", name, r->quality);
         return -1;
     }
-    if (r->max_pixels == 0) r->max_pixels = default_max_pixels;
-    if (r->max_scans == 0) r->max_scans = DEFAULT_MAX_SCANS;
-    if (r->max_memory == 0) r->max_memory = default_max_memory;
+    if (r->max_pixels == 0) r->max_pixels = (uint64_t)WF_DEFAULT_MAX_PIXELS;
+    if (r->max_scans == 0) r->max_scans = WF_DEFAULT_MAX_SCANS;
+    if (r->max_memory == 0) r->max_memory = (uint64_t)WF_DEFAULT_MAX_MEMORY;
     if (r->max_memory > (uint64_t)(((unsigned long)-1) >> 1)) r->max_memory = ((unsigned long)-1) >> 1;
     return 0;
 }
@@ -891,7 +886,7 @@ static void decode_image(const char *path, int libheif_only, wf_image *out) {
     }
     resampling_sink sink = {0};
     wf_pixel_sink callbacks = {.begin = collect_begin, .row = sink_row, .commit = sink_commit, .self = &sink};
-    wf_decode_options options = {.scale_denom = 1, .max_scans = DEFAULT_MAX_SCANS, .max_memory = default_max_memory,
+    wf_decode_options options = {.scale_denom = 1, .max_scans = WF_DEFAULT_MAX_SCANS, .max_memory = (uint64_t)WF_DEFAULT_MAX_MEMORY,
                                  .libheif_only = libheif_only};
     wf_decode_outcome outcome = {.status = WF_DERIVE_OK};
     decode_file(fd, header.format, &options, &callbacks, &outcome);

@@ -116,6 +116,18 @@ typedef enum {
     WF_DERIVE_ERR_SAVE         /* the path-based wrappers (wf_derive, wf_derive_set) could not save the file */
 } wf_derive_status;
 
+/* The defaults of a request's fields, and Waterfall's (Swift's ThumbnailRequest and HeaderReader take them
+ * from here): the JPEG quality, the WebP quality and AVIF speed calibrated against it on SSIMULACRA2
+ * (Benchmarks/calibration/results.md), the progressive JPEG's scan limit, the pixel cap and a decode's memory. */
+enum {
+    WF_DEFAULT_QUALITY = 82,
+    WF_DEFAULT_WEBP_QUALITY = 88,
+    WF_DEFAULT_AVIF_SPEED = 9,
+    WF_DEFAULT_MAX_SCANS = 100,
+    WF_DEFAULT_MAX_PIXELS = 250000000,
+    WF_DEFAULT_MAX_MEMORY = 512 << 20
+};
+
 /* What to make. Zero means "the default" in every field, so `{.max_width = 800}` is a complete request. */
 typedef struct {
     uint32_t max_width;    /* the box, in display (upright) orientation; 0 = unbounded on that axis, */

@@ -4,7 +4,7 @@ import CImageIO
 /// Reentrant: every call has its own state, so files can be read in parallel.
 public struct HeaderReader: Sendable {
     /// Claims beyond this many pixels are refused before anything is decoded (decompression bombs).
-    public static let defaultMaxPixels = 250_000_000
+    public static let defaultMaxPixels = Int(WF_DEFAULT_MAX_PIXELS)
 
     public var maxPixels: Int
 

@@ -1,3 +1,5 @@
+import CImageIO
+
 /// What to derive from a photo: the box the result must fit (upright, as the photo is shown), and the
 /// encoder's setting and the decoder's limits. The defaults are the ones a gallery build wants.
 public struct ThumbnailRequest: Sendable, Equatable {
@@ -31,17 +33,17 @@ public struct ThumbnailRequest: Sendable, Equatable {
         case avif
     }
 
-    public static let defaultQuality = 82
+    public static let defaultQuality = Int(WF_DEFAULT_QUALITY)
     /// How much lower the JPEG quality of images only dense screens take is, by default: at 2× and 3× such an
     /// image still scores above a 1× tile at `defaultQuality` on SSIMULACRA2 (docs/images.md).
     public static let defaultDenseQualityDrop = 10
-    /// WebP's and AVIF's defaults as the C target's: the WebP quality whose SSIMULACRA2 matches the
+    /// WebP's and AVIF's defaults, the C target's (cimageio.h): the WebP quality whose SSIMULACRA2 matches the
     /// JPEG's (AVIF's depends on the speed: `matchedAVIFQuality`), and the speed with the most bytes saved
     /// per second of encoding (Benchmarks/calibration/results.md).
-    public static let defaultWebPQuality = 88
-    public static let defaultAVIFSpeed = 9
-    public static let defaultMaxScans = 100
-    public static let defaultMaxDecoderMemory = 512 << 20
+    public static let defaultWebPQuality = Int(WF_DEFAULT_WEBP_QUALITY)
+    public static let defaultAVIFSpeed = Int(WF_DEFAULT_AVIF_SPEED)
+    public static let defaultMaxScans = Int(WF_DEFAULT_MAX_SCANS)
+    public static let defaultMaxDecoderMemory = Int(WF_DEFAULT_MAX_MEMORY)
 
     public init(maxWidth: Int? = nil, maxHeight: Int? = nil, quality: Int = ThumbnailRequest.defaultQuality,
                 maxPixels: Int = HeaderReader.defaultMaxPixels, maxScans: Int = ThumbnailRequest.defaultMaxScans,
