@@ -56,7 +56,7 @@ struct BuildFolders {
         do {
             return try SiteWriter(output: options.output, readingRecords: readingRecords, key: options.key)
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
     }
 
@@ -71,7 +71,7 @@ struct BuildFolders {
             guard let writer, create || writer.state.kind("cache") != nil else { return nil }
             return try CacheFolder.open(root: try writer.state.folder("cache", create: true))
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
     }
 }

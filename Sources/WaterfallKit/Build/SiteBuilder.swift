@@ -33,7 +33,7 @@ public struct SiteBuilder: Sendable {
         do {
             input = try InputFolder(path: options.input, followsAllLinks: options.followSymlinks)
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
         let scanner = PhotoScanner(input: input, excluding: excludedFolders(), jobs: options.jobs, maxPixels: configuration.maxPixels)
         var scanned = scanner.scan(cache: folders.cache, observe: observe)
@@ -47,7 +47,7 @@ public struct SiteBuilder: Sendable {
         do {
             try cache.prepare()
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
         timer.lap("scan")
 
@@ -172,7 +172,7 @@ public struct SiteBuilder: Sendable {
             do {
                 configuration = try configuration.applying(json: String(decoding: bytes, as: UTF8.self), file: file)
             } catch {
-                throw BuildError("\(error)")
+                throw BuildError(error)
             }
         }
         if let title = options.title { configuration.title = title }
@@ -193,7 +193,7 @@ public struct SiteBuilder: Sendable {
             do {
                 return (try OpenFile.open(file).read(limit: SiteConfiguration.maximumFileBytes), [])
             } catch {
-                throw BuildError("\(error)")
+                throw BuildError(error)
             }
         }
         let file = FolderPath.join(options.input, "waterfall.json")
@@ -236,7 +236,7 @@ public struct SiteBuilder: Sendable {
             do {
                 settings[album] = try SiteConfiguration.albumSettings(json: String(decoding: bytes, as: UTF8.self), file: file)
             } catch {
-                throw BuildError("\(error)")
+                throw BuildError(error)
             }
         }
         return settings
@@ -250,7 +250,7 @@ public struct SiteBuilder: Sendable {
             let templates = try TemplateLibrary(folder: theme.folder, links: links, warn: { observe(.warning($0)) })
             return (theme, templates, try theme.assets(links: links, warn: { observe(.warning($0)) }))
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
     }
 
@@ -303,7 +303,7 @@ public struct SiteBuilder: Sendable {
         do {
             try writer.plan(files, publishing: publishing)
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
         var rendered = 0
         // Files are handed over in the order of `files`, each with its place there: the writer finds its
@@ -355,7 +355,7 @@ public struct SiteBuilder: Sendable {
             throw Self.writing(error)
         } catch {
             writer.abandon()
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
     }
 

@@ -377,7 +377,7 @@ struct SitePages: Sendable {
         do {
             return try templates.render(name: template, value: .object(context))
         } catch {
-            throw BuildError("\(error)")
+            throw BuildError(error)
         }
     }
 
