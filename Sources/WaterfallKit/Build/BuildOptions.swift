@@ -9,21 +9,12 @@ public struct BuildOptions: Sendable {
     public var configFile: String?
     /// A theme folder; nil means the default theme.
     public var templates: String?
-    /// Overrides the configuration's title.
-    public var title: String?
+    /// Settings given on the command line (`--title`, `--max-crop`, …), by `waterfall.json` key, each
+    /// flag's text as given: applied over the settings file's, in order (`Setting.apply(argument:to:)`).
+    public var settings: [(key: String, text: String)] = []
     public var jobs = Parallelism.available
     /// Unreadable photos fail the build instead of being skipped.
     public var strict = false
-    /// Overrides the configuration's `originals`.
-    public var originals: SiteConfiguration.OriginalsPolicy?
-    /// Overrides the configuration's `baseURL`.
-    public var baseURL: BaseURL?
-    /// Override the configuration's `placement`, `bottom` and `maxCrop`.
-    public var placement: PlacementPolicy?
-    public var bottom: SiteConfiguration.BottomSetting?
-    public var maxCrop: Double?
-    /// Overrides the configuration's `formats`.
-    public var formats: [DeliveryFormat]?
     /// Where the cache lives; nil means `OUTPUT/.waterfall/cache`.
     public var cacheDirectory: String?
     /// Only this part of the photos, into the cache, and no pages: (index from 1, count).

@@ -175,13 +175,20 @@ public struct SiteBuilder: Sendable {
                 throw BuildError(error)
             }
         }
-        if let title = options.title { configuration.title = title }
-        if let originals = options.originals { configuration.originals = originals }
-        if let baseURL = options.baseURL { configuration.baseURL = baseURL }
-        if let placement = options.placement { configuration.placement = placement }
-        if let bottom = options.bottom { configuration.bottom = bottom }
-        if let maxCrop = options.maxCrop { configuration.maxCrop = maxCrop }
-        if let formats = options.formats { configuration.formats = formats }
+        guard !options.settings.isEmpty else { return (configuration, skipped) }
+        do {
+            for (key, text) in options.settings {
+                guard let setting = Setting.named(key) else { throw SettingProblem(message: "unknown setting '\(key)'") }
+                try setting.apply(argument: text, to: &configuration)
+            }
+        } catch {
+            throw BuildError(error)
+        }
+        do {
+            try configuration.checkCombinations(file: "the command line")
+        } catch {
+            throw BuildError(error)
+        }
         return (configuration, skipped)
     }
 

@@ -3,12 +3,10 @@ struct BuildCommand {
     static let name = "build"
 
     static let help = """
-        Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--title T]
-                               [--originals none|link|copy] [--jobs N] [--strict] [--quiet]
-                               [--report json|FILE] [--cache-dir DIR] [--shard K/N] [--watch]
-                               [--follow-symlinks] [--base-url URL]
-                               [--placement balanced|shortest|round-robin] [--bottom natural|flush]
-                               [--max-crop S] [--formats LIST]
+        Usage: waterfall build [INPUT] [-o OUTPUT] [--config FILE] [--templates DIR] [--jobs N]
+                               [--strict] [--quiet] [--report json|FILE] [--cache-dir DIR]
+                               [--key-file FILE] [--shard K/N] [--watch] [--follow-symlinks]
+                               [SETTINGS]
 
         Builds a waterfall gallery of the photos and videos in INPUT (default: the current
         folder) into OUTPUT (default: _site). Open OUTPUT/index.html in any browser, from a
@@ -18,24 +16,6 @@ struct BuildCommand {
           -o, --output DIR     where the site goes (default _site); never the input folder itself
           --config FILE        settings file (default: INPUT/waterfall.json, if there is one)
           --templates DIR      a theme folder: a copy of Waterfall's Templates folder, edited
-          --title T            the page title (default: the config's title, else the folder's name)
-          --originals P        publish the original files too: none (default), link (hard link
-                               where possible) or copy; tiles show and link to derived images
-          --base-url URL       where the site will be published (default: the config's baseURL):
-                               adds link-preview tags, feed.atom and sitemap.xml
-          --placement P        how tiles are shared out to the columns (default: the config's, else
-                               balanced): balanced levels the columns' ends by re-placing the last
-                               2 rows and 4 tiles; shortest: each tile to the shortest column;
-                               round-robin: tile i to column i mod C
-          --bottom B           natural (default): tiles at full height; flush: each column's last
-                               tile cropped (centred) so that every column ends on one line
-          --max-crop S         with a flush bottom, the most of a tile's height that may be cropped,
-                               0–0.5 (default 0.15); where that cannot level a band, its end stays natural
-          --formats LIST       the image formats, the visitor's preference first, ending with jpeg
-                               (default: the config's, else jpeg), e.g. avif,jpeg (recommended for
-                               a site with visitors: about a quarter fewer image bytes, a first
-                               build 2.6-2.8x as long): each tile becomes a <picture> with an
-                               AVIF source and the JPEG fallback
           -j, --jobs N         photos read and images made at a time (default: the number of cores)
           --strict             an unreadable photo fails the build (exit 1) instead of being skipped
           -q, --quiet          only warnings and errors
@@ -56,6 +36,10 @@ struct BuildCommand {
                                only when it stays inside INPUT (inside the theme, for theme files),
                                and any other is skipped with a warning
           -h, --help           show this help
+
+        Settings (each overrides the settings file's key of the same name; the file may set more,
+        see docs/configuration.md):
+        \(Setting.all.filter { $0.flag != nil }.map(\.helpLines).joined(separator: "\n"))
 
         Exit status: 0 when the site was written, 1 when it could not be (or --strict found a bad
         photo), 64 for a usage error. Progress goes to stderr: a live bar on a terminal, plain lines
@@ -92,28 +76,6 @@ struct BuildCommand {
             case .option("-o"), .option("--output"): command.output = try scanner.path()
             case .option("--config"): command.configFile = try scanner.path()
             case .option("--templates"): command.templates = try scanner.path()
-            case .option("--title"): command.options.title = try scanner.value()
-            case .option("--originals"):
-                let text = try scanner.value()
-                guard let policy = SiteConfiguration.OriginalsPolicy(rawValue: text) else {
-                    throw UsageError("--originals must be none, link or copy (got '\(text)')", command: name)
-                }
-                command.options.originals = policy
-            case .option("--base-url"):
-                let text = try scanner.value()
-                guard let url = BaseURL(text) else {
-                    throw UsageError("--base-url \(BaseURL.problem(with: text)!) (got \(BaseURL.quoted(text)))", command: name)
-                }
-                command.options.baseURL = url
-            case .option("--placement"): command.options.placement = try scanner.placement()
-            case .option("--bottom"): command.options.bottom = try scanner.bottom()
-            case .option("--max-crop"): command.options.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
-            case .option("--formats"):
-                let text = try scanner.value()
-                switch DeliveryFormat.list(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) {
-                case .success(let formats): command.options.formats = formats
-                case .failure(let problem): throw UsageError("--formats " + problem.message + " (got '\(text)')", command: name)
-                }
             case .option("--jobs"), .option("-j"): command.options.jobs = try scanner.integer(in: 1...1024)
             case .option("--strict"): command.options.strict = true
             case .option("--quiet"), .option("-q"): command.quiet = true
@@ -136,7 +98,9 @@ struct BuildCommand {
                 default: command.report = .file(target)
                 }
             case .option("--help"), .option("-h"): return nil
-            case .option(let other): throw scanner.unknown(other)
+            case .option(let flag):
+                guard let setting = Setting.flagged(flag) else { throw scanner.unknown(flag) }
+                command.options.settings.append((setting.key, try scanner.setting(setting)))
             }
         }
         guard inputs.count <= 1 else { throw UsageError("build takes one input folder, got \(inputs.count)", command: name) }

@@ -45,35 +45,32 @@ struct LayoutCommand {
     var width: Double?
     var configuration = WaterfallConfiguration()
     var json = false
-    var bottom = SiteConfiguration.BottomSetting.natural
-    var maxCrop = BottomPolicy.defaultMaxCrop
     var reader = HeaderReader()
     var jobs = Parallelism.available
+
+    /// The settings this command takes as the build does (`Setting.flag`).
+    static let settingFlags = ["--column-spacing", "--row-spacing", "--insets", "--footer-height", "--placement", "--flow-tolerance",
+                               "--bottom", "--max-crop", "--max-pixels"]
 
     static func parse(_ arguments: [[UInt8]]) throws -> LayoutCommand? {
         var command = LayoutCommand()
         var folders: [PathArgument] = []
+        var columns = command.configuration.columnCount
+        var settings = SiteConfiguration()
         var maxCropGiven = false
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
             case .positional(let path): folders.append(path)
             case .option("--width"): command.width = try scanner.number(above: 0, atMost: SettingLimits.minWidth.upperBound)
-            case .option("--columns"): command.configuration.columnCount = try scanner.integer(in: 1...10_000)
-            case .option("--column-spacing"): command.configuration.columnSpacing = try scanner.number(in: SettingLimits.spacing)
-            case .option("--row-spacing"): command.configuration.rowSpacing = try scanner.number(in: SettingLimits.spacing)
-            case .option("--insets"): command.configuration.edgeInsets = try scanner.insets(in: SettingLimits.spacing)
-            case .option("--footer-height"): command.configuration.footerHeight = try scanner.number(in: SettingLimits.footerHeight)
-            case .option("--placement"): command.configuration.placement = try scanner.placement()
-            case .option("--flow-tolerance"): command.configuration.flowTolerance = try scanner.number(in: SettingLimits.flowTolerance)
-            case .option("--bottom"): command.bottom = try scanner.bottom()
-            case .option("--max-crop"): command.maxCrop = try scanner.number(in: SettingLimits.maxCrop)
-                maxCropGiven = true
+            case .option("--columns"): columns = try scanner.integer(in: 1...10_000)
             case .option("--json"): command.json = true
-            case .option("--max-pixels"): command.reader.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
             case .option("--help"), .option("-h"): return nil
-            case .option(let other): throw scanner.unknown(other)
+            case .option(let flag):
+                guard settingFlags.contains(flag), let setting = Setting.flagged(flag) else { throw scanner.unknown(flag) }
+                try setting.apply(argument: try scanner.setting(setting), to: &settings)
+                maxCropGiven = maxCropGiven || setting.key == "maxCrop"
             }
         }
         guard folders.count == 1 else {
@@ -82,10 +79,12 @@ struct LayoutCommand {
         }
         guard command.width != nil else { throw UsageError("layout needs --width W", command: name) }
         command.folder = folders[0]
-        guard !maxCropGiven || command.bottom == .flush else {
+        guard !maxCropGiven || settings.bottom == .flush else {
             throw UsageError("--max-crop only applies with --bottom flush", command: name)
         }
-        command.configuration.bottom = command.bottom == .flush ? .flush(maxCrop: command.maxCrop) : .natural
+        command.configuration = settings.layoutConfiguration
+        command.configuration.columnCount = columns
+        command.reader.maxPixels = settings.maxPixels
         // Check the geometry before reading any file: a board too narrow for its columns is a usage error.
         if command.configuration.itemWidth(forContainerWidth: command.width!) <= 0 {
             throw UsageError("--width \(command.width!.readable) leaves no room for \(command.configuration.columnCount) "

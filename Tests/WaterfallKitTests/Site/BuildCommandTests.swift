@@ -236,7 +236,7 @@ struct BuildCommandTests {
         (["build", "--frobnicate"], "unknown option --frobnicate"),
         (["build", "--placement", "grid"], "--placement must be 'balanced', 'shortest' or 'round-robin' (got 'grid')"),
         (["build", "--bottom", "even"], "--bottom must be 'natural' or 'flush' (got 'even')"),
-        (["build", "--max-crop", "0.9"], "--max-crop must be at most 0.5, got 0.9"),
+        (["build", "--max-crop", "0.9"], "--max-crop must be between 0 and 0.5 (got 0.9)"),
     ])
     func usageErrorsExit64(arguments: [String], message: String) throws {
         let run = try WaterfallProcess.run(arguments)

@@ -213,7 +213,7 @@ struct SharingTests {
         #expect(!FileManager.default.fileExists(atPath: input.path + "/_site"))
         let flag = try WaterfallProcess.run(["build", ".", "-o", "_site", "--base-url", "mailto:me"], in: input.path)
         #expect(flag.status == 64)
-        #expect(flag.stderr.hasPrefix("waterfall: --base-url must start with http:// or https:// (got 'mailto:me')\n"))
+        #expect(flag.stderr.hasPrefix("waterfall: --base-url must start with http:// or https://, such as https://example.com/photos/ (got 'mailto:me')\n"))
         #expect(!FileManager.default.fileExists(atPath: input.path + "/_site"))
         // An album may not set it: the site has one address.
         try input.write("waterfall.json", Array("{}".utf8))

@@ -299,7 +299,7 @@ struct SiteConfigurationTests {
     @Test(arguments: [
         (#"{"placement": "masonry"}"#, "'placement' must be 'balanced', 'shortest' or 'round-robin' (got 'masonry')"),
         (#"{"bottom": "level"}"#, "'bottom' must be 'natural' or 'flush' (got 'level')"),
-        (#"{"maxCrop": 0.6}"#, "'maxCrop' must be between 0 and 0.5 (a share of the tile's height) (got 0.6)"),
+        (#"{"maxCrop": 0.6}"#, "'maxCrop' must be between 0 and 0.5 (got 0.6)"),
         (#"{"maxCrop": "15%"}"#, "'maxCrop' must be a number (got the string \"15%\")"),
     ])
     func badLayoutSettingsAreNamed(json: String, message: String) {
