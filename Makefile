@@ -61,6 +61,7 @@ test: unit-test formats-test browser-test validate-test hostile-test sanitize fu
 
 unit-test: deps
 	@scripts/check-rooms
+	@SWIFTC=$(SWIFT_BIN)swiftc scripts/long-functions 80
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -21,93 +21,141 @@ public struct SiteBuilder: Sendable {
 
     public func build() throws(BuildError) -> BuildReport {
         var timer = StageTimer()
+        var setup = try prepare()
+        var found = try scan(&setup)
+        timer.lap("scan")
+        var derived = try deriveImages(&found, setup: setup)
+        timer.lap("images")
+        if options.shard != nil {
+            // A shard only fills the cache; the build that merges the caches writes the site.
+            return finish(timer: timer, photos: derived.photos.count, skipped: found.skipped, written: ([], [], 0), derived: derived,
+                          albums: 0, pages: 0)
+        }
+        return try publish(&derived, found: &found, setup: setup, timer: timer)
+    }
+
+    /// What a build knows before it reads the input: its settings and theme, and its folders opened.
+    private struct Setup {
+        var folders: BuildFolders
+        var configuration: SiteConfiguration
+        var theme: Theme
+        var templates: TemplateLibrary
+        var assets: [(path: String, bytes: [UInt8])]
+        var videoTools: VideoTools?
+        var input: InputFolder
+        /// The input's settings file, when it could not be used (a skipped file, for --strict).
+        var unusableSettings: [(path: String, reason: String)]
+    }
+
+    /// What the scan found, and the folders the rest of the build writes: the photos' names only, once
+    /// they are handed to the deriver (one copy of 100,000 photos is enough).
+    private struct Found {
+        var photos: [ScannedFile]
+        var names: [String] = []
+        var skipped: [(path: String, reason: String)]
+        var albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings]
+        var writer: SiteWriter
+        var cache: BuildCache
+    }
+
+    private func prepare() throws(BuildError) -> Setup {
         try FolderRules(options: options).check()
-        var folders = try BuildFolders(existing: options)
+        let folders = try BuildFolders(existing: options)
         for note in folders.unsignedNotes { observe(.note(note)) }
         for warning in folders.warnings { observe(.warning(warning)) }
         let (configuration, unusableSettings) = try loadConfiguration()
         let (theme, templates, assets) = try loadTheme()
-
-        let videoTools = VideoTools.find()
         let input: InputFolder
         do {
             input = try InputFolder(path: options.input, followsAllLinks: options.followSymlinks)
         } catch {
             throw BuildError(error)
         }
-        let scanner = PhotoScanner(input: input, excluding: excludedFolders(), jobs: options.jobs, maxPixels: configuration.maxPixels)
-        var scanned = scanner.scan(cache: folders.cache, observe: observe)
+        return Setup(folders: folders, configuration: configuration, theme: theme, templates: templates, assets: assets,
+                     videoTools: VideoTools.find(), input: input, unusableSettings: unusableSettings)
+    }
+
+    /// The photos to build (this shard's, with --shard), the albums' settings, and the output and the cache
+    /// opened and ready (handed over: `setup` keeps no copy, so the cache's entries can be let go later).
+    private func scan(_ setup: inout Setup) throws(BuildError) -> Found {
+        let scanner = PhotoScanner(input: setup.input, excluding: excludedFolders(), jobs: options.jobs,
+                                   maxPixels: setup.configuration.maxPixels)
+        var scanned = scanner.scan(cache: setup.folders.cache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
         }
-        var skipped = unusableSettings + scanned.skipped
+        let skipped = setup.unusableSettings + scanned.skipped
         try failIfStrict(skipped)
         let albumSettings = try loadAlbumSettings(scanned.albumSettings)
-        var (writer, cache) = try folders.openAll()
+        let (writer, cache) = try setup.folders.openAll()
         do {
             try cache.prepare()
         } catch {
             throw BuildError(error)
         }
-        timer.lap("scan")
+        return Found(photos: scanned.photos, skipped: skipped, albumSettings: albumSettings, writer: writer, cache: cache)
+    }
 
-        let sizes = ImageSizes(configuration: configuration)
+    /// Every photo's derived images in the cache; `found` keeps the photos' names from here on.
+    private func deriveImages(_ found: inout Found, setup: Setup) throws(BuildError) -> ImageDeriver.Outcome {
+        let configuration = setup.configuration
         let decoders = DecoderPool(program: options.decoder, maxPixels: configuration.maxPixels)
-        let reader = MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: videoTools, decoders: decoders)
+        let reader = MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: setup.videoTools, decoders: decoders)
         // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
-        var derived = try ImageDeriver(cache: cache, reader: reader, input: input, sizes: sizes,
+        let derived = try ImageDeriver(cache: found.cache, reader: reader, input: setup.input, sizes: ImageSizes(configuration: configuration),
                                        encoders: EncoderSettings(configuration: configuration),
-                                       video: VideoSettings(tools: videoTools, maxEdge: configuration.videoSize),
+                                       video: VideoSettings(tools: setup.videoTools, maxEdge: configuration.videoSize),
                                        originals: configuration.originals, jobs: options.jobs)
-            .derive(scanned.photos, trusting: writer.records.proven, observe: observe)
-        // From here on only their names: the photos live on in `derived` (one copy of 100,000 is enough).
-        let names = scanned.photos.map(\.name)
-        scanned.photos = []
-        skipped += derived.skipped
+            .derive(found.photos, trusting: found.writer.records.proven, observe: observe)
+        found.names = found.photos.map(\.name)
+        found.photos = []
+        found.skipped += derived.skipped
         derived.warnings.forEach { observe(.warning($0)) }
-        try failIfStrict(skipped, cacheWritten: true)
-        timer.lap("images")
-        if options.shard != nil {
-            // A shard only fills the cache; the build that merges the caches writes the site.
-            return finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
-                          albums: 0, pages: 0)
-        }
+        try failIfStrict(found.skipped, cacheWritten: true)
+        return derived
+    }
+
+    /// The site: kept as it is when the last build left it as this one would write it, else written.
+    private func publish(_ derived: inout ImageDeriver.Outcome, found: inout Found, setup: Setup,
+                         timer: StageTimer) throws(BuildError) -> BuildReport {
+        var timer = timer
+        let configuration = setup.configuration
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
-        for warning in Album.coverWarnings(of: derived.photos, settings: albumSettings, input: options.input) { observe(.warning(warning)) }
-        let pages = SitePages(configuration: configuration, sizes: sizes, templates: templates)
+        for warning in Album.coverWarnings(of: derived.photos, settings: found.albumSettings, input: options.input) { observe(.warning(warning)) }
+        let sizes = ImageSizes(configuration: configuration)
+        let pages = SitePages(configuration: configuration, sizes: sizes, templates: setup.templates)
         let rootTitle = options.inputName ?? Self.folderName(options.input)
-        let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: albumSettings,
-                                       siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: assets,
+        let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: found.albumSettings,
+                                       siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: setup.assets,
                                        rootTitle: rootTitle, input: options.input, jobs: options.jobs)
         // Nothing new, and the last build's site untouched: it is already the site this build would write.
-        if derived.made == 0, let memo = writer.lastPlan(), memo.inputs == inputs, writer.lastBuildIsIntact(jobs: options.jobs) {
-            cache.writeIndex(photos: names)  // at once, when nothing was saved
-            warnAboutPhotosInOutput(writer)
+        if derived.made == 0, let memo = found.writer.lastPlan(), memo.inputs == inputs, found.writer.lastBuildIsIntact(jobs: options.jobs) {
+            found.cache.writeIndex(photos: found.names)  // at once, when nothing was saved
+            warnAboutPhotosInOutput(found.writer)
             timer.lap("pages")
-            var report = finish(timer: timer, photos: derived.photos.count, skipped: skipped, written: ([], [], 0), derived: derived,
+            var report = finish(timer: timer, photos: derived.photos.count, skipped: found.skipped, written: ([], [], 0), derived: derived,
                                 albums: memo.albums, pages: memo.pages)
             report.unchanged = true
             return report
         }
-
         // The cache is brought up to date before the album tree is built and the site written, so that its
         // entries (some 50 MB for 100,000 photos) are not held meanwhile: nothing after this reads them.
         // Photos that failed this build keep their entries (their images may come back with a fix).
-        _ = cache.prune(keepingPhotos: names, images: derived.photos.flatMap { $0.images.map(\.stored) })
-        cache.writeIndex(photos: names)
-        cache.forgetEntries()
-        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: albumSettings)
+        _ = found.cache.prune(keepingPhotos: found.names, images: derived.photos.flatMap { $0.images.map(\.stored) })
+        found.cache.writeIndex(photos: found.names)
+        found.cache.forgetEntries()
+        var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: found.albumSettings)
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.
         let photoCount = derived.photos.count
         derived.photos = []
         SiteNames.assign(&root)
-        warnAboutPhotosInOutput(writer)
+        warnAboutPhotosInOutput(found.writer)
         let pageCount = pages.paths(root).count
-        let written = try write(pages: pages, root: root, theme: theme, assets: assets, cache: cache,
-                                originals: configuration.originals, into: &writer)
-        writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
+        let written = try write(pages: pages, root: root, theme: setup.theme, assets: setup.assets, cache: found.cache,
+                                originals: configuration.originals, into: &found.writer)
+        found.writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
         timer.lap("pages")  // rendered and written together, one page at a time
-        return finish(timer: timer, photos: photoCount, skipped: skipped, written: written, derived: derived,
+        return finish(timer: timer, photos: photoCount, skipped: found.skipped, written: written, derived: derived,
                       albums: root.all.count, pages: pageCount)
     }
 

@@ -38,13 +38,45 @@ struct ImageDeriver: Sendable {
         var warnings: [String] = []
         /// Where the time went (read, hash, decode, resample, encode, store).
         var split = WorkSplit()
+
+        /// Counts a photo that was opened: its photo and images when it is published, nil when it was skipped.
+        fileprivate mutating func add(_ result: Processed, of file: ScannedFile,
+                                      observe: (BuildEvent) -> Void) -> (Photo, [DerivedFile])? {
+            switch result {
+            case .published(let photo, let images, let work, let note):
+                split = split + work
+                if let note { warnings.append("\(PathText.display(file.source)): \(note)") }
+                return (photo, images)
+            case .skipped(let reason, let work):
+                split = split + work
+                skipped.append((file.source, reason))
+                observe(.skipped(path: file.source, reason: reason))
+                return nil
+            case .stop:
+                return nil
+            }
+        }
+
+        /// Adds the photo with its images in the order the page wants them: tiles smallest first, then the view,
+        /// each size's formats in the order `formats` lists them.
+        mutating func publish(_ photo: consuming Photo, images: consuming [DerivedFile]) {
+            let rank = { (file: DerivedFile) in
+                (file.role == .tile ? 0 : file.role == .view ? 1 : 2, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
+            }
+            images.sort { rank($0) < rank($1) }
+            // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).
+            photo.cached = nil
+            made += images.count { $0.made }
+            kept += images.count { !$0.made }
+            photos.append(PublishedPhoto(photo: photo, images: images))
+        }
     }
 
     /// A set of derivations with their keys (computed once per header: a key is a string built each time).
     typealias DerivationSet = [(derivation: Derivation, key: String)]
 
     /// What became of one photo that had to be opened.
-    private enum Processed {
+    fileprivate enum Processed {
         /// With the decoder's note for the user, if it left one (an ICC profile over the cap, left out).
         case published(Photo, [DerivedFile], WorkSplit, note: String?)
         case skipped(String, WorkSplit)
@@ -70,12 +102,41 @@ struct ImageDeriver: Sendable {
             guard let entry = file.cached?.entry else { return [] }
             return holds(known[entry.header]!, of: entry, trusting: proven)
         }
-        let heldCounts = held.map(\.count)
         let work = files.indices.filter { index in
             guard let header = files[index].cached?.entry.header else { return true }
-            return heldCounts[index] != known[header]!.count
+            return held[index].count != known[header]!.count
         }
-        let heldImages = held
+        let results = try process(work, of: files, held: held, known: known, trusting: proven, observe: observe)
+        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
+        outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
+        // Only a build with another format than the fallback can leave one out; once per header.
+        var omissions: [ImageHeader: String?] = [:]
+        for (index, file) in files.enumerated() {
+            var photo: Photo
+            var images: [DerivedFile] = []
+            if let result = results[index] {
+                guard let (read, made) = outcome.add(result, of: file, observe: observe) else { continue }
+                (photo, images) = (read, made)
+            } else {
+                photo = Photo(file, entry: file.cached!)
+                // Taken out of `held`: the list is not copied.
+                swap(&images, &held[index])
+            }
+            if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
+            if encoders.formats.count > 1 {
+                let header = photo.header
+                if omissions[header] == nil { omissions[header] = sizes.omissionWarning(for: header, encoders: encoders) }
+                if let warning = omissions[header]! { outcome.warnings.append("\(PathText.display(photo.source)): \(warning)") }
+            }
+            outcome.publish(photo, images: images)
+        }
+        return outcome
+    }
+
+    /// Reads and makes what the photos at `work` miss, in parallel (the names of one file one after another),
+    /// by index; a write that failed stops it all.
+    private func process(_ work: [Int], of files: [ScannedFile], held: [[DerivedFile]], known: [ImageHeader: DerivationSet],
+                         trusting proven: ProvenFiles, observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) -> [Int: Processed] {
         if !work.isEmpty {
             Thumbnailer.keepFreedBuffers()
             if let failure = reader.decoders.start() { throw BuildError(failure.detail) }
@@ -88,7 +149,7 @@ struct ImageDeriver: Sendable {
                 defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: work.count)) }
                 // After a write failed, nothing more is read or made: the build is stopping.
                 guard !stopped.load(ordering: .relaxed) else { return .skipped("", WorkSplit()) }
-                let result = process(files[index], at: index, held: heldImages[index], known: known, trusting: proven)
+                let result = process(files[index], at: index, held: held[index], known: known, trusting: proven)
                 if case .stop = result { stopped.store(true, ordering: .relaxed) }
                 return result
             }
@@ -96,56 +157,10 @@ struct ImageDeriver: Sendable {
         if let stop = processed.lazy.compactMap({ if case .stop(let reason) = $0 { reason } else { nil } }).first {
             throw BuildError(stop)
         }
-
-        var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
-        // Only a build with another format than the fallback can leave one out; once per header.
-        var omissions: [ImageHeader: String?] = [:]
-        outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
         var results: [Int: Processed] = [:]
         results.reserveCapacity(work.count)
         for (index, result) in zip(groups.joined(), processed) { results[index] = result }
-        for (index, file) in files.enumerated() {
-            var photo: Photo
-            var images: [DerivedFile] = []
-            if let result = results[index] {
-                switch result {
-                case .published(let read, let made, let split, let note):
-                    photo = read
-                    images = made
-                    outcome.split = outcome.split + split
-                    if let note { outcome.warnings.append("\(PathText.display(file.source)): \(note)") }
-                case .skipped(let reason, let split):
-                    outcome.split = outcome.split + split
-                    outcome.skipped.append((file.source, reason))
-                    observe(.skipped(path: file.source, reason: reason))
-                    continue
-                case .stop:
-                    continue
-                }
-            } else {
-                photo = Photo(file, entry: file.cached!)
-                // Taken out of `held`: the list is not copied.
-                swap(&images, &held[index])
-            }
-            if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
-            if encoders.formats.count > 1 {
-                let header = photo.header
-                if omissions[header] == nil { omissions[header] = sizes.omissionWarning(for: header, encoders: encoders) }
-                if let warning = omissions[header]! { outcome.warnings.append("\(PathText.display(photo.source)): \(warning)") }
-            }
-            // Tiles smallest first, then the view, each size's formats in the order `formats` lists them:
-            // the order the page wants them in.
-            let rank = { (file: DerivedFile) in
-                (file.role == .tile ? 0 : file.role == .view ? 1 : 2, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
-            }
-            images.sort { rank($0) < rank($1) }
-            // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).
-            photo.cached = nil
-            outcome.made += images.count { $0.made }
-            outcome.kept += images.count { !$0.made }
-            outcome.photos.append(PublishedPhoto(photo: photo, images: images))
-        }
-        return outcome
+        return results
     }
 
     /// `work` in groups of the names of one file, each to be read one after another: storing one name's
