@@ -57,7 +57,7 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test formats-test browser-test validate-test hostile-test sanitize fuzz-smoke
+test: unit-test formats-test browser-test validate-test hostile-test c-checks
 
 unit-test: deps
 	@scripts/check-rooms
@@ -109,31 +109,56 @@ soak: venv
 	HOSTILE_SEED=$$seed HOSTILE_CASES=$(SOAK_CASES) WATERFALL_BIN=.build/debug/waterfall \
 		.venv/bin/python -m pytest -q Tests/Hostile
 
-# The C target compiled once with the sanitizers; each checking program links those objects.
+# The C target compiled once with the sanitizers; each checking program links those objects (kept, not
+# deleted as intermediate files).
 SANITIZE_OBJECTS := $(patsubst Sources/CImageIO/%.c,.build/sanitize/obj/%.o,$(C_SOURCES))
+SANITIZE_PROGRAMS := $(patsubst Tests/CImageIO/%.c,.build/sanitize/bin/%,$(wildcard Tests/CImageIO/*.c))
+.SECONDARY: $(SANITIZE_OBJECTS) $(SANITIZE_PROGRAMS)
 
 .build/sanitize/obj/%.o: Sources/CImageIO/%.c $(wildcard Sources/CImageIO/*/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CLANG) $(filter-out -fuse-ld=%,$(C_FLAGS)) $(SANITIZERS) -c $< -o $@
 
-sanitize: $(SANITIZE_OBJECTS)
-	@mkdir -p .build/sanitize
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_driver.c $(C_LIBS) -o .build/sanitize/driver
-	.build/sanitize/driver $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES)
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_derive.c $(C_LIBS) -o .build/sanitize/derive
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/sanitize_exif.c $(C_LIBS) -o .build/sanitize/exif
-	.build/sanitize/exif $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
-	.build/sanitize/derive $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
+# Each checking program, linked with those objects (the JPEG encoder's check also with libjpeg's own encoder).
+LINK_WITH_check_jpeg_encode := -ITests/CJPEGOracle/include Tests/CJPEGOracle/jpeg_oracle.c
+.build/sanitize/bin/%: Tests/CImageIO/%.c $(wildcard Tests/CImageIO/*.h) $(SANITIZE_OBJECTS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) $(LINK_WITH_$*) $< $(C_LIBS) -o $@
+
+# The checks are single-threaded programs, each its own target: `make -j2 sanitize` runs two at a time, as
+# `make test` does (c-checks). The header reader's sweep is the longest, so it runs in two halves.
+SANITIZE_CHECKS := sanitize-headers sanitize-formats sanitize-exif sanitize-derive sanitize-orient sanitize-keyed \
+	sanitize-jpeg-encode
+.PHONY: c-checks $(SANITIZE_CHECKS)
+sanitize: $(SANITIZE_CHECKS)
+
+sanitize-headers: .build/sanitize/bin/sanitize_driver
+	$< $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/*
+
+sanitize-formats: .build/sanitize/bin/sanitize_driver
+	$< $(FORMAT_FIXTURES)
+
+sanitize-exif: .build/sanitize/bin/sanitize_exif
+	$< $(FIXTURES)/exif/* $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+
+sanitize-derive: .build/sanitize/bin/sanitize_derive
+	$< $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/check_orient.c $(C_LIBS) -o .build/sanitize/orient
-	.build/sanitize/orient
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) $(SANITIZE_OBJECTS) Tests/CImageIO/check_keyed.c $(C_LIBS) -o .build/sanitize/keyed
-	.build/sanitize/keyed
-	@# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
-	$(CLANG) $(C_FLAGS) $(SANITIZERS) -ITests/CJPEGOracle/include $(SANITIZE_OBJECTS) Tests/CJPEGOracle/jpeg_oracle.c \
-		Tests/CImageIO/check_jpeg_encode.c $(C_LIBS) -o .build/sanitize/jpeg_encode
-	.build/sanitize/jpeg_encode SampleGallery/chelsea-the-cat.jpg SampleGallery/cameraman.jpg SampleGallery/coffee-panorama.jpg \
+
+sanitize-orient: .build/sanitize/bin/check_orient
+	$<
+
+sanitize-keyed: .build/sanitize/bin/check_keyed
+	$<
+
+# The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
+sanitize-jpeg-encode: .build/sanitize/bin/check_jpeg_encode
+	$< SampleGallery/chelsea-the-cat.jpg SampleGallery/cameraman.jpg SampleGallery/coffee-panorama.jpg \
 		SampleGallery/retina-fundus.jpg $(FIXTURES)/thumbnails/gps-xmp-comment-icc.jpg
+
+# The sanitizer checks and the fuzzer's smoke run, two at a time, each one's output printed whole when it ends.
+c-checks:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target sanitize fuzz-smoke
 
 .build/fuzz/fuzz_header: $(C_SOURCES) Tests/CImageIO/fuzz_header.c | deps
 	@mkdir -p .build/fuzz
