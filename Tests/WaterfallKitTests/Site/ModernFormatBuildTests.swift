@@ -250,7 +250,11 @@ struct ModernFormatBuildTests {
             _ = try build([input.path, "-o", shard.path + "/out", "--cache-dir", shard.path + "/cache", "--shard", "\(index + 1)/2"] + formats)
         }
         let merged = try TemporaryFolder()
-        try CIBuildTests.merge(shards.map { $0.path + "/cache" }, into: merged.path + "/cache")
+        // The shards' folders must outlive the merge: an optimised build may end their lives (and remove them)
+        // right after their last use.
+        try withExtendedLifetime(shards) {
+            try CIBuildTests.merge(shards.map { $0.path + "/cache" }, into: merged.path + "/cache")
+        }
         let final = try build([input.path, "-o", merged.path + "/out", "--cache-dir", merged.path + "/cache"] + formats)
         #expect(final.images["made"] == 0, "\(final.images)")
         #expect(try CIBuildTests.snapshot(merged.path + "/out") == CIBuildTests.snapshot(one.path))
