@@ -30,7 +30,11 @@ let package = Package(
                 .linkedLibrary("sodium"),
             ]
         ),
-        .target(name: "WaterfallKit", dependencies: ["CImageIO"]),
+        .target(
+            name: "WaterfallKit", dependencies: ["CImageIO"],
+            // Optimised in debug builds too: the tests run the debug binary on real galleries.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
         .executableTarget(name: "waterfall", dependencies: ["WaterfallKit"]),
         .executableTarget(name: "waterfall-bench", dependencies: ["WaterfallKit"]),
         // Test-only: libjpeg-turbo's own encoder (scanlines and raw planes, optimize_coding), the oracle the
