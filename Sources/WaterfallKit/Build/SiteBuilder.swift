@@ -38,6 +38,8 @@ public struct SiteBuilder: Sendable {
     private struct Setup {
         var folders: BuildFolders
         var configuration: SiteConfiguration
+        /// The derived images' sizes: made once, from the layout's bands (the tile-width ladder lays them out).
+        var sizes: ImageSizes
         var theme: Theme
         var templates: TemplateLibrary
         var assets: [(path: String, bytes: [UInt8])]
@@ -71,8 +73,9 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw BuildError(error)
         }
-        return Setup(folders: folders, configuration: configuration, theme: theme, templates: templates, assets: assets,
-                     videoTools: VideoTools.find(), input: input, unusableSettings: unusableSettings)
+        return Setup(folders: folders, configuration: configuration, sizes: ImageSizes(configuration: configuration), theme: theme,
+                     templates: templates, assets: assets, videoTools: VideoTools.find(), input: input,
+                     unusableSettings: unusableSettings)
     }
 
     /// The photos to build (this shard's, with --shard), the albums' settings, and the output and the cache
@@ -102,7 +105,7 @@ public struct SiteBuilder: Sendable {
         let decoders = DecoderPool(program: options.decoder, maxPixels: configuration.maxPixels)
         let reader = MediaReader(images: HeaderReader(maxPixels: configuration.maxPixels), videos: setup.videoTools, decoders: decoders)
         // No deriver is kept: it holds the cache's entries, which are let go before the site is written.
-        let derived = try ImageDeriver(cache: found.cache, reader: reader, input: setup.input, sizes: ImageSizes(configuration: configuration),
+        let derived = try ImageDeriver(cache: found.cache, reader: reader, input: setup.input, sizes: setup.sizes,
                                        encoders: EncoderSettings(configuration: configuration),
                                        video: VideoSettings(tools: setup.videoTools, maxEdge: configuration.videoSize),
                                        originals: configuration.originals, jobs: options.jobs)
@@ -122,8 +125,7 @@ public struct SiteBuilder: Sendable {
         let configuration = setup.configuration
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: found.albumSettings, input: options.input) { observe(.warning(warning)) }
-        let sizes = ImageSizes(configuration: configuration)
-        let pages = SitePages(configuration: configuration, sizes: sizes, templates: setup.templates)
+        let pages = SitePages(configuration: configuration, sizes: setup.sizes, templates: setup.templates)
         let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: found.albumSettings,
                                        siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: setup.assets,
