@@ -1,10 +1,10 @@
 extension ArgumentScanner {
-    /// The value of a setting's flag, as given, once it has proved to be one the setting takes.
-    mutating func setting(_ setting: Setting) throws -> String {
+    /// The value of a setting's flag, as given, read into `configuration` (a usage error when the setting does
+    /// not take it).
+    mutating func setting(_ setting: Setting, into configuration: inout SiteConfiguration) throws -> String {
         let text = try value()
-        var probe = SiteConfiguration()
         do {
-            try setting.apply(argument: text, to: &probe)
+            try setting.apply(argument: text, to: &configuration)
         } catch {
             throw UsageError(error.message, command: command)
         }

@@ -69,6 +69,9 @@ struct BuildCommand {
     static func parse(_ arguments: [[UInt8]]) throws -> BuildCommand? {
         var command = BuildCommand()
         var inputs: [PathArgument] = []
+        // The flags' settings, read as they come so a bad value is a usage error; the build applies them
+        // again, over the settings file's.
+        var given = SiteConfiguration()
         var scanner = ArgumentScanner(arguments, command: name)
         while let argument = try scanner.next() {
             switch argument {
@@ -100,7 +103,7 @@ struct BuildCommand {
             case .option("--help"), .option("-h"): return nil
             case .option(let flag):
                 guard let setting = Setting.flagged(flag) else { throw scanner.unknown(flag) }
-                command.options.settings.append((setting.key, try scanner.setting(setting)))
+                command.options.settings.append((setting.key, try scanner.setting(setting, into: &given)))
             }
         }
         guard inputs.count <= 1 else { throw UsageError("build takes one input folder, got \(inputs.count)", command: name) }

@@ -17,27 +17,14 @@ struct LayoutCommand {
         Options:
           --width W              board width in CSS pixels, up to 100000 (required)
           --columns C            number of columns, 1–10000 (default 3)
-          --column-spacing G     gap between columns, 0–1000 (default 10)
-          --row-spacing R        gap between tiles of a column, 0–1000 (default 10)
-          --insets T,L,B,R       space around the tiles, or one value for all four, 0–1000 (default 10)
-          --footer-height F      height of the footer under the tallest column, 0–10000 (default 50)
-          --placement P          balanced (default): shortest, then the last 2C + 4 tiles re-placed
-                                 to level the columns' bottoms; shortest: each tile to the
-                                 shortest column, leftmost on ties; round-robin: tile i to
-                                 column i mod C
-          --flow-tolerance T     columns within T px of the shortest count as tied, and the
-                                 leftmost of them is taken, 0–1000 (default 0)
-          --bottom B             natural (default): every tile at its photo's shape; flush: each
-                                 column's last tile made shorter or taller, its photo cropped to fit,
-                                 so that every column ends on one line, if no tile changes by more
-                                 than the --max-crop share of its height
-          --max-crop S           the crop limit of a flush bottom, 0–0.5 (default 0.15)
           --json                 {"width", "columns", "contentHeight", "items": [...], "footer": {...},
                                  "placement", "flowTolerance", "bottom", "maxCrop", "flushLine",
                                  "spread", "spreadTileWidths"}; a reshaped item has "naturalHeight"
-          --max-pixels N         skip images of more than N pixels (default 250000000)
           --jobs N               headers read at a time (default: the number of cores)
           -h, --help             show this help
+
+        Settings (as in waterfall.json, see docs/configuration.md; --max-crop only with --bottom flush):
+        \(settingFlags.compactMap(Setting.flagged).map(\.helpLines).joined(separator: "\n"))
 
         """
 
@@ -69,7 +56,7 @@ struct LayoutCommand {
             case .option("--help"), .option("-h"): return nil
             case .option(let flag):
                 guard settingFlags.contains(flag), let setting = Setting.flagged(flag) else { throw scanner.unknown(flag) }
-                try setting.apply(argument: try scanner.setting(setting), to: &settings)
+                _ = try scanner.setting(setting, into: &settings)
                 maxCropGiven = maxCropGiven || setting.key == "maxCrop"
             }
         }

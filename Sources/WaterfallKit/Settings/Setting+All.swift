@@ -19,9 +19,13 @@ extension Setting {
                 range: "1–\(SettingLimits.bandCount) bands; `minWidth` \(text(SettingLimits.minWidth)) px, "
                     + "`columns` \(text(SettingLimits.columns)), spacing as below",
                 defaultText: { configuration in
-                    "2 columns under 600 px, 3 under 900, 4 under 1400, 5 above: `["
-                        + configuration.bands.map { "{\"minWidth\": \($0.minWidth.readable), \"columns\": \($0.columns)}" }
-                            .joined(separator: ", ") + "]`"
+                    let bands = configuration.bands.sorted { $0.minWidth < $1.minWidth }
+                    let words = bands.indices.map { index in
+                        (index == 0 ? "\(bands[index].columns) columns" : "\(bands[index].columns)")
+                            + (index + 1 < bands.count ? " under \(bands[index + 1].minWidth.readable)" + (index == 0 ? " px" : "") : " above")
+                    }
+                    return words.joined(separator: ", ") + ": `["
+                        + bands.map { "{\"minWidth\": \($0.minWidth.readable), \"columns\": \($0.columns)}" }.joined(separator: ", ") + "]`"
                 }) { reader, value, configuration throws(SettingProblem) in
             configuration.bands = try reader.bands(value, "bands")
         },
