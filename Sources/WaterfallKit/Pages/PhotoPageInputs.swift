@@ -39,8 +39,12 @@ struct PhotoPageInputs {
     var color: String?
     /// The still's sketch, shown in the view's place until the image arrives.
     var sketch: Sketch?
-    /// The original's path in the site, when originals are published.
-    var original: String?
+    /// The original, when originals are published: its path in the site, its size in bytes and its kind
+    /// ("JPG", "HEIC"), for the download link.
+    var original: Original?
+    /// The largest picture a visitor can open, when it is larger than the view: the original when browsers
+    /// show its format.
+    var fullSize: Image?
     var previous: Link?
     var next: Link?
     /// The gallery page the photo's tile is on, and the album's title; the tile's number there.
@@ -48,6 +52,22 @@ struct PhotoPageInputs {
     var backTile: Int
     /// The breadcrumbs down to the album (the photo itself is added on the page).
     var trail: [Link]
+    /// The neighbours' view images (next, then previous), fetched ahead once this photo is in.
+    var ahead: [Ahead]
+
+    struct Original: Equatable {
+        var path: String
+        var bytes: Int
+        var kind: String
+    }
+
+    /// A neighbour's view images as its page offers them: the view's width (for `sizes`), the fallback's
+    /// set and the other formats'.
+    struct Ahead {
+        var width: Int
+        var viewSet: [GalleryPageInputs.Image]
+        var sources: [(type: String, images: [GalleryPageInputs.Image])]
+    }
 
     func digest(site: ContentDigest) -> ContentDigest {
         var builder = DigestBuilder()
@@ -61,17 +81,18 @@ struct PhotoPageInputs {
         builder.add(takenText)
         add(view, to: &builder)
         add(viewSet, to: &builder)
-        builder.add(sources.count)
-        for source in sources {
-            builder.add(source.type)
-            add(source.images, to: &builder)
-        }
+        add(sources, to: &builder)
         builder.add(video?.path)
         builder.add(video?.type)
         builder.add(video?.duration)
         builder.add(color)
         builder.add(sketch?.base64)
-        builder.add(original)
+        builder.add(original?.path)
+        builder.add(original?.bytes)
+        builder.add(original?.kind)
+        builder.add(fullSize?.path)
+        builder.add(fullSize?.width)
+        builder.add(fullSize?.height)
         for link in [previous, next, back] as [Link?] {
             builder.add(link?.path)
             builder.add(link?.title)
@@ -82,6 +103,12 @@ struct PhotoPageInputs {
             builder.add(crumb.path)
             builder.add(crumb.title)
         }
+        builder.add(ahead.count)
+        for neighbour in ahead {
+            builder.add(neighbour.width)
+            add(neighbour.viewSet, to: &builder)
+            add(neighbour.sources, to: &builder)
+        }
         return builder.digest
     }
 
@@ -89,6 +116,14 @@ struct PhotoPageInputs {
         builder.add(image.path)
         builder.add(image.width)
         builder.add(image.height)
+    }
+
+    private func add(_ sources: [(type: String, images: [GalleryPageInputs.Image])], to builder: inout DigestBuilder) {
+        builder.add(sources.count)
+        for source in sources {
+            builder.add(source.type)
+            add(source.images, to: &builder)
+        }
     }
 
     private func add(_ images: [GalleryPageInputs.Image], to builder: inout DigestBuilder) {

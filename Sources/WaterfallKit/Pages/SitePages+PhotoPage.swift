@@ -11,23 +11,21 @@ extension SitePages {
             guard album.photos.indices.contains(other) else { return nil }
             return .init(path: album.photos[other].page, title: labels[other])
         }
+        let original = configuration.originals == .none ? nil : Self.original(published)
         return PhotoPageInputs(
             path: published.page, label: labels[index], fileName: photo.fileName, caption: photo.caption,
             summary: photo.facts.summary, takenText: photo.facts.takenText,
             view: .init(path: view.path, width: view.width, height: view.height),
             viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
-            sources: modernFormats.compactMap { format in
-                let images = published.viewSet(in: format)
-                guard !images.isEmpty, let type = format.mimeType else { return nil }
-                return (type, images.map { .init(path: $0.path, width: $0.width) })
-            },
+            sources: viewSources(published),
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
             sketch: Self.viewSketch(published),
-            original: configuration.originals == .none ? nil : published.original,
+            original: original, fullSize: original.flatMap { Self.fullSize(published, original: $0) },
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
-            trail: trail.map { .init(path: $0.path, title: $0.title) })
+            trail: trail.map { .init(path: $0.path, title: $0.title) },
+            ahead: [index + 1, index - 1].filter(album.photos.indices.contains).map { ahead(album.photos[$0]) })
     }
 
     /// A still's sketch for its photo page (a video's page shows its poster's colour only).
@@ -35,23 +33,88 @@ extension SitePages {
         published.video == nil ? published.tiles.first?.sketch : nil
     }
 
-    /// The view's `sizes`: the widest the photo page's CSS makes it, the window's width less the page's
-    /// margins, up to the image's own width (a window short for the photo makes it narrower: the image chosen
-    /// is then wider than needed, never too narrow). Media conditions and `calc` only: the HTML checker
-    /// refuses `min()` there.
+    /// The view's images in the formats other than the fallback, the visitor's preference first.
+    private func viewSources(_ published: PublishedPhoto) -> [(type: String, images: [GalleryPageInputs.Image])] {
+        modernFormats.compactMap { format in
+            let images = published.viewSet(in: format)
+            guard !images.isEmpty, let type = format.mimeType else { return nil }
+            return (type, images.map { .init(path: $0.path, width: $0.width) })
+        }
+    }
+
+    private func ahead(_ published: PublishedPhoto) -> PhotoPageInputs.Ahead {
+        .init(width: published.view.width, viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
+              sources: viewSources(published))
+    }
+
+    private static func original(_ published: PublishedPhoto) -> PhotoPageInputs.Original {
+        let name = published.original
+        let dot = name.lastIndex(of: ".").map { name.index(after: $0) }
+        let kind = dot.map { String(name[$0...]).uppercased() }.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 }
+        return .init(path: name, bytes: Int(published.photo.status.size), kind: kind ?? "file")
+    }
+
+    /// The original, when browsers show its format and it is larger than the view; never a video's.
+    private static func fullSize(_ published: PublishedPhoto, original: PhotoPageInputs.Original) -> PhotoPageInputs.Image? {
+        let header = published.photo.header
+        let shown: Set<ImageFormat> = [.jpeg, .png, .webp, .gif, .avif]
+        guard published.video == nil, shown.contains(header.format),
+              header.width > published.view.width || header.height > published.view.height else { return nil }
+        return .init(path: original.path, width: header.width, height: header.height)
+    }
+
+    /// The view's `sizes`: the widest the photo page's CSS makes it: the whole width on a phone (up to
+    /// 40em), else the window's width less the page's margins; up to the image's own width. A window short
+    /// for the photo makes it narrower: the image chosen is then wider than needed, never too narrow. Media
+    /// conditions and `calc` only: the HTML checker refuses `min()` there.
     static func viewSizes(width: Int) -> String {
-        "(min-width: \(width + 20)px) \(width)px, calc(100vw - 20px)"
+        "(min-width: \(width + 20)px) \(width)px, (max-width: 40em) 100vw, calc(100vw - 20px)"
     }
 
     /// The photo page, from its inputs alone.
     func photoPage(_ page: PhotoPageInputs) throws(BuildError) -> String {
         let path = page.path
         var context = common(page: path, title: page.label, trail: page.trail.map { ($0.title, $0.path) } + [(page.label, path)])
+        context["photo"] = photoValue(page)
+        context["caption"] = page.caption.map { caption in
+            ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
+        } ?? .null
+        context["exif"] = page.summary.map { .string($0) } ?? .null
+        context["taken"] = page.takenText.map { .string($0) } ?? .null
+        context["original"] = page.original.map { original in
+            ["href": .string(SitePath.url(from: path, to: original.path)), "size": .string(ByteCount.size(original.bytes)),
+             "format": .string(original.kind)]
+        } ?? .null
+        context["fullSize"] = page.fullSize.map { image in
+            ["href": .string(SitePath.url(from: path, to: image.path)), "width": .int(image.width), "height": .int(image.height)]
+        } ?? .null
+        context["hasActions"] = .bool(page.original != nil || page.fullSize != nil)
+        // Whether the figure has a caption to show (a description, EXIF facts, the date, the downloads).
+        context["hasDetails"] = .bool(page.caption?.description != nil || page.summary != nil || page.takenText != nil
+                                      || page.original != nil || page.fullSize != nil)
+        func link(_ neighbour: PhotoPageInputs.Link?) -> TemplateValue {
+            guard let neighbour else { return .null }
+            return ["href": .string(SitePath.url(from: path, to: neighbour.path)), "title": .string(neighbour.title)]
+        }
+        context["previous"] = link(page.previous)
+        context["next"] = link(page.next)
+        context["back"] = [
+            "href": .string(SitePath.url(from: path, to: page.back.path) + "#tile-\(page.backTile)"), "title": .string(page.back.title),
+        ]
+        context["ahead"] = .list(page.ahead.map { aheadValue($0, from: path) })
+        context["speculation"] = Self.speculation([page.next, page.previous].compactMap { $0 }.map { SitePath.url(from: path, to: $0.path) })
+        context["share"] = share(page.trail.first?.title)?.value(page: path, title: page.label, description: page.caption?.description,
+                                                                 image: page.view, imageAlt: page.label) ?? .null
+        return try render("photo", context)
+    }
+
+    private func photoValue(_ page: PhotoPageInputs) -> TemplateValue {
+        let path = page.path
         let sizes = Self.viewSizes(width: page.view.width)
         let sources: [TemplateValue] = page.sources.map {
             ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
         }
-        context["photo"] = [
+        return [
             "picture": .bool(!sources.isEmpty),
             "sources": .list(sources),
             "src": .string(SitePath.url(from: path, to: page.view.path)),
@@ -70,26 +133,39 @@ extension SitePages {
                  "duration": video.duration.map { .string($0) } ?? .null]
             } ?? .null,
         ]
-        context["caption"] = page.caption.map { caption in
-            ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
-        } ?? .null
-        context["exif"] = page.summary.map { .string($0) } ?? .null
-        context["taken"] = page.takenText.map { .string($0) } ?? .null
-        context["original"] = page.original.map { .string(SitePath.url(from: path, to: $0)) } ?? .null
-        // Whether the figure has a caption to show (a description, EXIF facts, the date, the original's link).
-        context["hasDetails"] = .bool(page.caption?.description != nil || page.summary != nil || page.takenText != nil
-                                      || page.original != nil)
-        func link(_ neighbour: PhotoPageInputs.Link?) -> TemplateValue {
-            guard let neighbour else { return .null }
-            return ["href": .string(SitePath.url(from: path, to: neighbour.path)), "title": .string(neighbour.title)]
+    }
+
+    /// A neighbour's view as its page asks for it (the same `srcset` and `sizes`), so the image fetched
+    /// ahead is the one that page takes.
+    private func aheadValue(_ ahead: PhotoPageInputs.Ahead, from path: String) -> TemplateValue {
+        let sizes = Self.viewSizes(width: ahead.width)
+        let sources: [TemplateValue] = ahead.sources.map {
+            ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
         }
-        context["previous"] = link(page.previous)
-        context["next"] = link(page.next)
-        context["back"] = [
-            "href": .string(SitePath.url(from: path, to: page.back.path) + "#tile-\(page.backTile)"), "title": .string(page.back.title),
+        return [
+            "picture": .bool(!sources.isEmpty), "sources": .list(sources), "sizes": .string(sizes),
+            "src": .string(SitePath.url(from: path, to: ahead.viewSet.last?.path ?? "")),
+            "srcset": .string(Self.srcset(ahead.viewSet, from: path)),
         ]
-        context["share"] = share(page.trail.first?.title)?.value(page: path, title: page.label, description: page.caption?.description,
-                                                                 image: page.view, imageAlt: page.label) ?? .null
-        return try render("photo", context)
+    }
+
+    /// The speculation rules' list of URLs (the neighbours' pages, prerendered where the browser can), as
+    /// JSON that cannot end the script element: `<` is written `\u003c`. Nil without neighbours.
+    static func speculation(_ urls: [String]) -> TemplateValue {
+        guard !urls.isEmpty else { return .null }
+        let items = urls.map { url in
+            var text = "\""
+            for scalar in url.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case "<", ">", "&": text += String(format: "\\u%04x", scalar.value)
+                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text + "\""
+        }
+        return .string("[" + items.joined(separator: ", ") + "]")
     }
 }

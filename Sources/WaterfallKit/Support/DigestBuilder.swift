@@ -20,6 +20,11 @@ struct DigestBuilder {
         withUnsafeBytes(of: Int64(number).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    mutating func add(_ number: Int?) {
+        bytes.append(number == nil ? 0 : 1)
+        if let number { add(number) }
+    }
+
     mutating func add(_ flag: Bool) { bytes.append(flag ? 1 : 0) }
 
     mutating func add(_ digest: ContentDigest) {

@@ -50,7 +50,7 @@ struct DerivedImageBuildTests {
         let photoPage = String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self)
         #expect(photoPage.contains(#"<img src="../images/view/big.jpg" srcset="../images/217/big.jpg 217w, "#))
         #expect(photoPage.contains(#"../images/1000/big.jpg 1000w, ../images/view/big.jpg 1200w" "#
-                                   + #"sizes="(min-width: 1220px) 1200px, calc(100vw - 20px)" width="1200" height="1800""#))
+                                   + #"sizes="(min-width: 1220px) 1200px, (max-width: 40em) 100vw, calc(100vw - 20px)" width="1200" height="1800""#))
         let view = try HeaderReader().read(path: output.path + "/images/view/big.jpg").get()
         #expect(view.width == 1200 && view.height == 1800 && view.orientation == .up)  // upright, 1800 < 2048
         let tile = try HeaderReader().read(path: output.path + "/images/810/big.jpg").get()

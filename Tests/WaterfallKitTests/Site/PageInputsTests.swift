@@ -33,9 +33,11 @@ struct PageInputsTests {
             summary: "Canon", takenText: "2024-05-17", view: .init(path: "a/v.jpg", width: 40, height: 30),
             viewSet: [.init(path: "a/v.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/v.avif", width: 40)])],
             video: .init(path: "a/b.mp4", type: "video/mp4", duration: "0:07"), color: "#102030", sketch: sketch,
-            original: "a/originals/b.jpg", previous: .init(path: "a/photos/a.jpg.html", title: "A"),
+            original: .init(path: "a/originals/b.jpg", bytes: 4_200_000, kind: "JPG"),
+            fullSize: .init(path: "a/originals/b.jpg", width: 4000, height: 3000), previous: .init(path: "a/photos/a.jpg.html", title: "A"),
             next: .init(path: "a/photos/c.jpg.html", title: "C"), back: .init(path: "a/index.html", title: "Album"), backTile: 1,
-            trail: [.init(path: "index.html", title: "Photos")])
+            trail: [.init(path: "index.html", title: "Photos")],
+            ahead: [.init(width: 40, viewSet: [.init(path: "a/c.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/c.avif", width: 40)])])])
     }
 
     @Test func everyFieldOfAPhotoPageReachesItsDigest() {
@@ -44,8 +46,9 @@ struct PageInputsTests {
             ("caption", { $0.caption?.title += "x" }), ("summary", { $0.summary = nil }), ("takenText", { $0.takenText = nil }),
             ("view", { $0.view.height += 1 }), ("viewSet", { $0.viewSet[0].width += 1 }), ("sources", { $0.sources[0].type = "image/webp" }),
             ("video", { $0.video?.duration = nil }), ("color", { $0.color = nil }), ("sketch", { $0.sketch = nil }),
-            ("original", { $0.original = nil }), ("previous", { $0.previous = nil }), ("next", { $0.next?.title += "x" }),
-            ("back", { $0.back.path += "x" }), ("backTile", { $0.backTile += 1 }), ("trail", { $0.trail[0].title += "x" }),
+            ("original", { $0.original = nil }), ("fullSize", { $0.fullSize = nil }), ("previous", { $0.previous = nil }),
+            ("next", { $0.next?.title += "x" }), ("back", { $0.back.path += "x" }), ("backTile", { $0.backTile += 1 }),
+            ("trail", { $0.trail[0].title += "x" }), ("ahead", { $0.ahead[0].width += 1 }),
         ]
         Self.expectEveryField(of: Self.photoPage, page, digest: { $0.digest(site: Self.site) })
         func digest(_ change: @escaping (inout PhotoPageInputs) -> Void) -> ContentDigest {
@@ -61,6 +64,14 @@ struct PageInputsTests {
         Self.expectEveryField(of: Self.photoPage.video!, video, digest: { video in digest { $0.video = video } })
         let view: [Change<PhotoPageInputs.Image>] = [("path", { $0.path += "x" }), ("width", { $0.width += 1 }), ("height", { $0.height += 1 })]
         Self.expectEveryField(of: Self.photoPage.view, view, digest: { view in digest { $0.view = view } })
+        let original: [Change<PhotoPageInputs.Original>] = [
+            ("path", { $0.path += "x" }), ("bytes", { $0.bytes += 1 }), ("kind", { $0.kind = "PNG" }),
+        ]
+        Self.expectEveryField(of: Self.photoPage.original!, original, digest: { original in digest { $0.original = original } })
+        let ahead: [Change<PhotoPageInputs.Ahead>] = [
+            ("width", { $0.width += 1 }), ("viewSet", { $0.viewSet[0].path += "x" }), ("sources", { $0.sources[0].images[0].width += 1 }),
+        ]
+        Self.expectEveryField(of: Self.photoPage.ahead[0], ahead, digest: { ahead in digest { $0.ahead = [ahead] } })
         let link: [Change<PhotoPageInputs.Link>] = [("path", { $0.path += "x" }), ("title", { $0.title += "x" })]
         Self.expectEveryField(of: Self.photoPage.back, link, digest: { back in digest { $0.back = back } })
         #expect(Self.photoPage.digest(site: ContentDigest((7, 8))) != Self.photoPage.digest(site: Self.site))

@@ -66,16 +66,16 @@ struct SiteStructureTests {
         #expect(second.contains(#"<a href="page-3.html" rel="next">Next →</a>"#))
         #expect(tileLinks(try read(output.path + "/page-3.html")) == ["photos/IMG_7.jpg.html"])
         let photo = try read(output.path + "/photos/IMG_5.jpg.html")
-        #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft">← <span>IMG 4</span></a>"#))
-        #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight"><span>IMG 6</span> →</a>"#))
-        #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape">↑ <span>Paged</span></a>"#))
+        #expect(photo.contains(#"<a href="IMG_4.jpg.html" rel="prev" data-key="ArrowLeft"><b aria-hidden="true">←</b> <span>IMG 4</span></a>"#))
+        #expect(photo.contains(#"<a href="IMG_6.jpg.html" rel="next" data-key="ArrowRight"><span>IMG 6</span> <b aria-hidden="true">→</b></a>"#))
+        #expect(photo.contains(#"<a href="../page-2.html#tile-1" class="wf-back" data-key="Escape"><b aria-hidden="true">↑</b> <span>Paged</span></a>"#))
         // The photo's area carries its size, from which the theme fits it to the window; the image its colour
         // and its sketch (a PNG).
         #expect(photo.contains(#"<div class="wf-view" style="--wf-width: 1800; --wf-height: 1200">"# + "\n"
                                + #"<img src="../images/view/IMG_5.jpg" srcset="../images/217/IMG_5.jpg 217w, "#))
         // The tiles' widths stand in for the view on narrower screens, chosen by the width the page gives it.
         #expect(photo.contains(#"../images/1000/IMG_5.jpg 1000w, ../images/view/IMG_5.jpg 1800w" "#
-                               + #"sizes="(min-width: 1820px) 1800px, calc(100vw - 20px)" "#
+                               + #"sizes="(min-width: 1820px) 1800px, (max-width: 40em) 100vw, calc(100vw - 20px)" "#
                                + #"width="1800" height="1200" alt="IMG 5" decoding="async" "#
                                + #"style="--wf-color: #627586; --wf-sketch: url(data:image/png;base64,iVBORw0KGgo"#))
         // The links come before the photo, in the order they are shown; no caption, no empty figcaption.
