@@ -31,7 +31,8 @@ def site(tmp_path_factory) -> Path:
     if not binary.is_file():
         pytest.fail(f"no waterfall binary at {binary}: build it first (swift build) or set WATERFALL_BIN")
     output = tmp_path_factory.mktemp("sample-site")
-    harness.build_site(binary, REPO / "SampleGallery", output)
+    # Originals published, so photo pages carry their download and full-size links too.
+    harness.build_site(binary, REPO / "SampleGallery", output, "--originals", "copy")
     return output
 
 
@@ -45,6 +46,22 @@ def pages(site) -> dict[str, Path]:
     # The photo page with the most paragraphs (description, EXIF, original link): most of photo.mustache.
     richest = max(photos, key=lambda page: page.read_text(encoding="utf-8").count("<p"))
     return {"gallery": site / "index.html", "album": albums[0], "photo": richest}
+
+
+@pytest.fixture(scope="session")
+def paged_site(tmp_path_factory) -> Path:
+    """Nine photos four to a page, originals published: gallery pages with a pager, photo pages with every
+    link. Returns the site's folder."""
+    from PIL import Image
+    binary = Path(os.environ.get("WATERFALL_BIN", REPO / ".build" / "debug" / "waterfall")).resolve()
+    photos = tmp_path_factory.mktemp("paged-photos")
+    for n in range(9):
+        size = (2600, 1700) if n % 2 else (1200, 1600)
+        Image.linear_gradient("L").resize(size).convert("RGB").save(photos / f"photo-{n}.jpg")
+    (photos / "waterfall.json").write_text('{"perPage": 4, "title": "Paged"}', encoding="utf-8")
+    output = tmp_path_factory.mktemp("paged-site")
+    harness.build_site(binary, photos, output, "--originals", "copy")
+    return output
 
 
 @pytest.fixture

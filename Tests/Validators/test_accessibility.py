@@ -3,6 +3,8 @@ dark mode: no violation of impact serious or critical (the others are printed)."
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +60,45 @@ def test_axe_reports_missing_alt_and_low_contrast(browser, site_copy):
     found = {v["id"]: v["impact"] for v in axe.violations(browser)}
     assert found.get("image-alt") == "critical", found
     assert found.get("color-contrast") == "serious", found
+
+
+# -- targets a thumb can hit: WCAG 2.2's 2.5.8 at a phone's width -------------------------------------------
+
+PHONE = (390, 844)
+
+
+def paged_pages(paged_site) -> dict[str, Path]:
+    return {"gallery": paged_site / "index.html", "gallery page 2": paged_site / "page-2.html",
+            "photo": sorted(paged_site.glob("photos/*.html"))[1]}
+
+
+@pytest.mark.parametrize("kind", ["gallery", "gallery page 2", "photo"])
+def test_every_target_is_24_px_on_a_phone(browser, paged_site, pages, kind):
+    page = paged_pages(paged_site)[kind]
+    browser.set_viewport(*PHONE)
+    try:
+        for url in (page.as_uri(), pages["photo"].as_uri() if kind == "photo" else None):
+            if url is None:
+                continue
+            browser.navigate(url)
+            found = axe.violations(browser, axe.TARGET_SIZE_JS)
+            assert not found, f"{browser.engine} {kind} page {url} at {PHONE}:\n{axe.describe(found)}"
+    finally:
+        browser.set_viewport(1024, 768)
+
+
+def test_target_size_check_can_fail(browser, paged_site, tmp_path):
+    """The same check on a copy of a gallery page whose pager links are squeezed to 12 px is reported."""
+    copy = Path(shutil.copytree(paged_site, tmp_path / "site"))
+    page = copy / "index.html"
+    html = page.read_text(encoding="utf-8").replace(
+        "</head>", "<style>.wf-pager a { min-width: 0; min-height: 0; font-size: 9px; line-height: 12px; }"
+                   ".wf-pager { gap: 0 1px; }</style></head>", 1)
+    page.write_text(html, encoding="utf-8")
+    browser.set_viewport(*PHONE)
+    try:
+        browser.navigate(page.as_uri())
+        found = {v["id"] for v in axe.violations(browser, axe.TARGET_SIZE_JS)}
+    finally:
+        browser.set_viewport(1024, 768)
+    assert "target-size" in found, found
