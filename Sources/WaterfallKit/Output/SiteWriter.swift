@@ -403,51 +403,90 @@ struct SiteWriter {
             throw FileSystemError(FolderPath.join(output, plannedPaths[missing]),
                                   "was planned but not written (a bug in Waterfall: nothing was changed)")
         }
-        let journal = try OutputJournal(in: state, mac: key?.records)
-        try removeDisplaced()
-        var folders = FolderCursor(root: root)
-        for (temporary, record, position) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
-            let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
-            let name = FolderPath.lastComponent(of: record.path)
-            try journal.append(record)
-            if let before = records.resolve(planned[position].existing) {
-                // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
-                guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
-                      before.hash == nil || Int(now.st_size) == before.size else {
-                    throw FileSystemError(FolderPath.join(output, record.path), "changed during the build; not replaced")
-                }
-                try tmp.rename(temporary, to: folder, as: name)
-            } else {
-                try tmp.renameNew(temporary, to: folder, as: name)
-            }
-        }
-        var outcome: (removed: [String], leftAlone: [String]) = ([], [])
-        var carried: [OwnedFile] = []
-        if removingStale {
-            outcome = removeStale(folders: &folders)
-        } else {
-            let index = positionIndex()
-            carried = records.latest.filter { index[ExactPath($0.path)] == nil }
-        }
+        let carried = removingStale ? [] : Self.notPlanned(records.latest, index: positionIndex())
         // The manifest on disk is already this one when nothing was staged and every planned path is kept with
         // exactly its record (files removed, left alone, displaced or carried are records no plan holds).
-        if !(staged.isEmpty && records.isManifestOnly && records.sealHeld && records.same(as: planned.lazy.map(\.existing))) {
-            var kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
-            var written = staged.map(\.record)
+        let newManifest = !(staged.isEmpty && records.isManifestOnly && records.sealHeld && records.same(as: planned.lazy.map(\.existing)))
+        var kept = planned.compactMap { $0.state == .kept ? records.resolve($0.existing) : nil }
+        var written = staged.map(\.record)
+        // What the commit writes takes its room before any file moves (the journal of every file it puts in
+        // place, and the new manifest, staged): a full disk stops the build here, with the site as it was.
+        let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
+        let journal = try OutputJournal(in: state, mac: key?.records)
+        try journal.append(written)
+        if newManifest { try OutputRecords.writeManifest(kept + written + carried, as: manifest, in: tmp, key: key) }
+        var folders = FolderCursor(root: root)
+        do throws(FileSystemError) {
+            try removeDisplaced()
+            try placeStaged(folders: &folders)
+        } catch {
+            tmp.remove(manifest)
+            throw error
+        }
+        let outcome: (removed: [String], leftAlone: [String]) = removingStale ? removeStale(folders: &folders) : ([], [])
+        if newManifest {
             if key != nil {
-                // Every file this build put in place, linked or removed: their inodes' change times moved.
+                // Every file this build put in place, linked or removed: their inodes' change times moved. The
+                // manifest is written again with them, in the room its first writing held.
                 let touched = Set(written.map(\.identity) + outcome.removed.compactMap { records.record(at: ExactPath($0))?.identity })
                 kept = retakingChangeTimes(kept, touched: touched)
                 written = retakingChangeTimes(written, touched: touched)
+                tmp.remove(manifest)
+                try OutputRecords.writeManifest(kept + written + carried, as: manifest, in: tmp, key: key)
             }
-            let manifest = "\(CacheFolder.temporaryPrefix)\(getpid())-manifest"
-            try OutputRecords.writeManifest(kept + written + carried, as: manifest, in: tmp, key: key)
             try tmp.rename(manifest, to: state, as: OutputRecords.manifestName)
         }
         state.remove(OutputRecords.journalName)
         if state.kind("manifest") == .file { state.remove("manifest") }  // Waterfall 0.1's, which proved nothing
         staged = []
         return outcome
+    }
+
+    /// The records no planned path holds (carried into the manifest by a commit that removes nothing).
+    private static func notPlanned(_ latest: [OwnedFile], index: [ExactPath: Int32]) -> [OwnedFile] {
+        latest.filter { index[ExactPath($0.path)] == nil }
+    }
+
+    /// Renames every staged file into place, in path order; after a failure, undoes what it can (`undo`).
+    private func placeStaged(folders: inout FolderCursor) throws(FileSystemError) {
+        var placed: [(path: String, identity: FileIdentity, replaced: Bool)] = []
+        do throws(FileSystemError) {
+            for (temporary, record, position) in staged.sorted(by: { ExactPath.precedes($0.record.path, $1.record.path) }) {
+                let folder = try folders.open(FolderPath.parent(of: "/" + record.path).dropFirst(), create: true)
+                let name = FolderPath.lastComponent(of: record.path)
+                let before = records.resolve(planned[position].existing)
+                if let before {
+                    // Replaced only if it is still the file the plan found (nothing changed it meanwhile).
+                    guard let now = folder.status(name), EntryKind(now.st_mode) == .file, FileIdentity(now) == before.identity,
+                          before.hash == nil || Int(now.st_size) == before.size else {
+                        throw FileSystemError(FolderPath.join(output, record.path), "changed during the build; not replaced")
+                    }
+                    try tmp.rename(temporary, to: folder, as: name)
+                } else {
+                    try tmp.renameNew(temporary, to: folder, as: name)
+                }
+                placed.append((record.path, record.identity, before != nil))
+            }
+        } catch {
+            throw undo(placed, after: error)
+        }
+    }
+
+    /// After a failure while files were put in place: removes the new ones again (each still the file put
+    /// there) with the folders that leaves empty, so the last site stands, unless files of it were already
+    /// replaced; then the error says so, and that building again mends it.
+    private func undo(_ placed: [(path: String, identity: FileIdentity, replaced: Bool)], after error: FileSystemError) -> FileSystemError {
+        for file in placed.reversed() where !file.replaced {
+            let parent = String(FolderPath.parent(of: "/" + file.path).dropFirst())
+            guard let folder = try? root.folder(path: parent, create: false),
+                  let info = folder.status(FolderPath.lastComponent(of: file.path)), FileIdentity(info) == file.identity,
+                  folder.remove(FolderPath.lastComponent(of: file.path)) else { continue }
+            removeEmptyFolders(above: file.path)
+        }
+        let replaced = placed.count(where: \.replaced)
+        guard replaced > 0 else { return error }
+        return FileSystemError(error.path, error.reason + "; the build stopped while it put its files in place, and \(replaced) "
+                               + "file\(replaced == 1 ? "" : "s") of the last site had already been replaced: build again to finish the site")
     }
 
     /// In keyed mode a record holds its file's change time, which this build's renames, links and removals

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The journal of the build in progress: a record is appended before each file is renamed into place, so
-/// a build stopped at any moment leaves every file it put in place provably its own.
+/// The journal of the build in progress: the records of the files a commit puts in place, written before the
+/// first of them is renamed, so a build stopped at any moment leaves every file it put in place provably its
+/// own (a record of a file not yet in place proves nothing: its identity is not at its path).
 final class OutputJournal {
     private let descriptor: Int32
     private let path: String
@@ -29,9 +30,20 @@ final class OutputJournal {
 
     deinit { close(descriptor) }
 
-    func append(_ record: OwnedFile) throws(FileSystemError) {
-        var line = OutputRecordLine.render(record, mac: mac)
-        if let code = line.withUTF8({ BufferedWriter.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
+    func append(_ records: [OwnedFile]) throws(FileSystemError) {
+        var text = ""
+        for record in records {
+            text += OutputRecordLine.render(record, mac: mac)
+            if text.utf8.count >= 1 << 16 {
+                try write(&text)
+            }
+        }
+        try write(&text)
+    }
+
+    private func write(_ text: inout String) throws(FileSystemError) {
+        defer { text = "" }
+        if let code = text.withUTF8({ BufferedWriter.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }) {
             throw FileSystemError.system(path, "cannot write", code)
         }
     }

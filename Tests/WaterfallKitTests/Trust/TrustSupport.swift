@@ -113,6 +113,16 @@ enum Trust {
 
     static func read(_ path: String) throws -> String { String(decoding: try read(bytes: Array(path.utf8)), as: UTF8.self) }
 
+    /// How two snapshots differ, in a line: the paths added, removed and changed (a few of each).
+    static func differences(_ now: [[UInt8]: String], _ then: [[UInt8]: String]) -> String {
+        func names(_ paths: [[UInt8]]) -> String {
+            "\(paths.count) " + paths.prefix(4).map { String(decoding: $0, as: UTF8.self) }.sorted().joined(separator: ", ")
+        }
+        let added = now.keys.filter { then[$0] == nil }, removed = then.keys.filter { now[$0] == nil }
+        let changed = now.keys.filter { then[$0] != nil && then[$0] != now[$0] }
+        return "added \(names(added)); removed \(names(removed)); changed \(names(changed))"
+    }
+
     /// Every entry under `root` (its path relative to root, as bytes), described as `describe` does,
     /// never following a link. `skipping` leaves out entries (and what is below them) by relative path.
     static func snapshot(_ root: String, skipping: ([UInt8]) -> Bool = { _ in false }) -> [[UInt8]: String] {
