@@ -194,6 +194,17 @@ struct ImageDeriver: Sendable {
 }
 
 extension ImageDeriver {
+    /// What an open file is, from its first bytes (nothing is hashed of a file that is no format Waterfall
+    /// reads: a sparse file of terabytes, say), and a new video's probe: it is probed before its bytes are
+    /// hashed, so that a file of tens of gigabytes behind a real `ftyp` box that no program plays is refused
+    /// in a moment.
+    private func identify(_ source: OpenFile, known: Bool) -> Result<(SniffedFormat, (ImageHeader, PhotoFacts)?), ImageReadError> {
+        reader.sniff(source).flatMap { sniffed in
+            guard sniffed.isVideo && !known else { return .success((sniffed, nil)) }
+            return reader.read(source, sniffed: sniffed, facts: true).map { (sniffed, $0) }
+        }
+    }
+
     /// Reads what is not known of one photo and makes what the store misses, all from one open of its file.
     private func process(_ file: ScannedFile, at index: Int, held: [DerivedFile], known: [ImageHeader: DerivationSet],
                          trusting proven: ProvenFiles) -> Processed {
@@ -206,11 +217,10 @@ extension ImageDeriver {
             return .skipped(error.reason, split)
         }
         guard source.status == file.status else { return .skipped(Self.changed, split) }
-        // Nothing is hashed of a file that is no format Waterfall reads (a sparse file of terabytes, say).
-        let sniffed: SniffedFormat
-        switch reader.sniff(source) {
+        let sniffed: SniffedFormat, probed: (ImageHeader, PhotoFacts)?
+        switch identify(source, known: file.cached != nil) {
         case .failure(let error): return .skipped(error.reason, split)
-        case .success(let format): sniffed = format
+        case .success(let found): (sniffed, probed) = found
         }
         split.read += WorkSplit.seconds(since: start)
         start = ContinuousClock.now
@@ -233,7 +243,7 @@ extension ImageDeriver {
             photo = Photo(file, entry: box)
             held = holds(known[box.entry.header] ?? derivationSet(for: box.entry.header), of: box.entry, trusting: proven)
         } else {
-            switch reader.read(source, sniffed: sniffed, facts: true) {
+            switch probed.map(Result.success) ?? reader.read(source, sniffed: sniffed, facts: true) {
             case .failure(let error): return .skipped(error.reason, split)
             case .success(let (header, facts)):
                 photo = Photo(source: file.source, name: file.name, header: header, status: file.status, caption: file.caption)

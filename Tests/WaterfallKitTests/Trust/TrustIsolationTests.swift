@@ -151,6 +151,32 @@ struct TrustIsolationTests {
         #expect(Self.skipped(try Self.report(run))["holiday.mp4"] == "not an image format Waterfall reads (starts with 00 00 00 00)")
     }
 
+    /// A real MP4's `ftyp` box, then 60 GiB of holes: a video file no program plays. It is probed before any
+    /// of it is hashed (hashing it took 27 s), so the build stays within a few seconds of CPU: the cap is a
+    /// budget that a hash of the holes would overrun, not a timing.
+    @Test func aHugeVideoNoProgramPlaysIsRefusedBeforeItIsHashed() throws {
+        let input = try Self.gallery(), output = try TemporaryFolder()
+        let sample = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/Phone/hubble-pan.mp4"))
+        let size = Int(sample[0]) << 24 | Int(sample[1]) << 16 | Int(sample[2]) << 8 | Int(sample[3])
+        #expect(sample[4..<8].elementsEqual("ftyp".utf8) && size < 64)
+        let sparse = input.path + "/holiday.mp4"
+        #expect(FileManager.default.createFile(atPath: sparse, contents: Data(sample.prefix(size))))
+        #expect(truncate(sparse, 60 << 30) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -t 8 && exec "$0" "$@""#, WaterfallProcess.executable.path,
+                             "build", input.path, "-o", output.path, "--report", "json", "--quiet"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let json = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "killed by its CPU budget?")
+        let skipped = Self.skipped(try JSONSerialization.jsonObject(with: json) as? [String: Any] ?? [:])
+        #expect(skipped["holiday.mp4"] != nil, "\(skipped)")
+    }
+
     static func python(_ script: String, _ arguments: String...) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
