@@ -316,7 +316,8 @@ public struct SiteBuilder: Sendable {
     private func failIfStrict(_ skipped: [(path: String, reason: String)], cacheWritten: Bool = false) throws(BuildError) {
         guard options.strict && !skipped.isEmpty else { return }
         let outcome = cacheWritten ? "the site was not written (the other photos' images are in the cache)" : "nothing was written"
-        throw BuildError("\(skipped.count) file\(skipped.count == 1 ? "" : "s") could not be read (--strict); \(outcome)",
+        let what = skipped.count == 1 ? "1 file or folder of the input" : "\(skipped.count) files or folders of the input"
+        throw BuildError("\(what) could not be read (--strict); \(outcome)",
                          skipped: skipped)
     }
 

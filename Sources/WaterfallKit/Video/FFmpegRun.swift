@@ -37,10 +37,22 @@ struct FFmpegRun {
             if let storage = Self.storageFailure(done.stderr) {
                 return .failure(DeriveError(.write, "\(folder.display(name)): cannot write: \(storage)"))
             }
-            let why = done.succeeded ? "no frame came out" : VideoProbe.reason(done)
-            return .failure(DeriveError(done.timedOut || done.signal != nil ? .limit : .corrupt, "ffmpeg: \(why)"))
+            let why = done.succeeded ? "ffmpeg: no frame came out" : Self.reason(done)
+            return .failure(DeriveError(done.timedOut || done.signal != nil ? .limit : .corrupt, why))
         }
         return .success(Int(info.st_size))
+    }
+
+    /// Why the run failed, in words: ffmpeg's last line is often only the step that gave up ("Error marking
+    /// filters as finished") when an earlier one says what is wrong with the file.
+    static func reason(_ done: HelperProcess.Outcome) -> String {
+        if !done.timedOut && done.signal == nil {
+            if done.stderr.contains(": partial file") { return "the video is cut short (ffmpeg: partial file)" }
+            if done.stderr.contains("Invalid data found when processing input") {
+                return "its frames are damaged (ffmpeg: Invalid data found when processing input)"
+            }
+        }
+        return "ffmpeg: " + VideoProbe.reason(done)
     }
 
     /// The storage error ffmpeg met writing its output, in its words (it runs in the C locale: English).

@@ -29,7 +29,11 @@ struct VideoProbe: Sendable {
     static func externalTrack(_ stderr: String) -> String? {
         guard let skipped = stderr.firstRange(of: "Skipped opening external track") else { return nil }
         let rest = stderr[skipped.upperBound...]
-        guard let start = rest.firstRange(of: "path='"), let end = rest[start.upperBound...].firstIndex(of: "'") else {
+        // FFmpeg writes path='…', dir='…', filename='…', volume='…' without escaping: the path may hold
+        // quotes of its own, so it runs to the next field's name (or to the line's last quote).
+        guard let start = rest.firstRange(of: "path='") else { return "an external data reference" }
+        let line = rest[start.upperBound...].prefix { !$0.isNewline }
+        guard let end = line.firstRange(of: "', dir='")?.lowerBound ?? line.lastIndex(of: "'") else {
             return "an external data reference"
         }
         return "an external data reference to \(PathText.display(String(rest[start.upperBound..<end].prefix(200))))"

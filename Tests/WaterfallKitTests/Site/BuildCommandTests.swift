@@ -155,7 +155,7 @@ struct BuildCommandTests {
         let run = try WaterfallProcess.run(["build", Self.gallery, "-o", target, "--strict"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("not-a-photo.jpg: skipped: \(Self.notAPhotoReason)"))
-        #expect(run.stderr.contains("1 file could not be read (--strict); the site was not written (the other photos' images are in the cache)"))
+        #expect(run.stderr.contains("1 file or folder of the input could not be read (--strict); the site was not written (the other photos' images are in the cache)"))
         // The photos are read from one open each, which makes their images too: those are kept in the cache, and
         // nothing of the site is written.
         let written = try FileManager.default.contentsOfDirectory(atPath: target)

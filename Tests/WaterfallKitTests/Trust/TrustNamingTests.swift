@@ -150,7 +150,7 @@ struct TrustNamingTests {
 
         let strict = try WaterfallProcess.run(["build", input.path, "-o", output.path + "/strict", "--strict"])
         #expect(strict.status == 1 && !strict.signalled)
-        #expect(strict.stderr.hasSuffix("waterfall: 3 files could not be read (--strict); nothing was written\n"), "\(strict.stderr)")
+        #expect(strict.stderr.hasSuffix("waterfall: 3 files or folders of the input could not be read (--strict); nothing was written\n"), "\(strict.stderr)")
         #expect(Trust.describe(Array((output.path + "/strict").utf8)) == nil)
     }
 

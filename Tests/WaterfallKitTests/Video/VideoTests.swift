@@ -169,6 +169,9 @@ import Testing
         let good = try VideoFixtures.pattern(input.path + "/good.mp4")
         try input.write("empty.mp4", [])
         try input.write("truncated.mp4", Array(try Fixtures.bytes(good).prefix(2000)))
+        // Cut after its header (a copy that stopped): ffprobe reads it, its frames are missing.
+        let whole = try Fixtures.bytes(Fixtures.inRepository("SampleGallery/Phone/hubble-pan.mp4"))
+        try input.write("cut-short.mp4", Array(whole.prefix(whole.count / 10)))
         try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", input.path + "/sound-only.mp4"])
         try input.write("notes.mov", Array("not a movie\n".utf8))
         // Sizes its headers claim but its stream does not have: the stream's own size is the one used.
@@ -187,7 +190,8 @@ import Testing
         #expect(!killed && outcome.exited && outcome.status == 0, "\(outcome.stderr)")
         let lines = outcome.stderr.split(separator: "\n").map(String.init)
         for (name, reason) in [("empty.mp4", "empty file"), ("truncated.mp4", "ffprobe cannot read it"),
-                               ("sound-only.mp4", "no video stream (sound only)"), ("notes.mov", "not an image format")] {
+                               ("sound-only.mp4", "no video stream (sound only)"), ("notes.mov", "not an image format"),
+                               ("cut-short.mp4", "the video is cut short (ffmpeg: partial file)")] {
             #expect(lines.contains { $0.contains("/\(name): skipped: \(reason)") }, "\(name): \(outcome.stderr)")
         }
         for line in lines { #expect(!line.isEmpty && !line.contains("\r")) }
@@ -266,11 +270,11 @@ import Testing
     @Test func aMovieWhoseFramesAreElsewhereIsSkippedSayingSo() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         let movie = try VideoFixtures.pattern(input.path + "/reference.mov", extra: ["-f", "mov"])
-        try VideoFixtures.box(["external", movie, "/Volumes/Elsewhere/clip.mov"])
+        try VideoFixtures.box(["external", movie, "/Volumes/Elsewhere/it's a clip.mov"])
         let (report, run) = try Self.build(input.path, output.path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("reference.mov: skipped: its frames are in another file (an external data reference to "
-            + "/Volumes/Elsewhere/clip.mov), which Waterfall does not open\n"), "\(run.stderr)")
+            + "/Volumes/Elsewhere/it's a clip.mov), which Waterfall does not open\n"), "\(run.stderr)")
         #expect((report["skipped"] as? [Any])?.count == 1)
     }
 
