@@ -57,11 +57,13 @@ struct ImageDeriver: Sendable {
             }
         }
 
-        /// Adds the photo with its images in the order the page wants them: tiles smallest first, then the view,
+        /// Adds the photo with its images in the order the page wants them: tiles smallest first, then the view
+        /// and the full-size image,
         /// each size's formats in the order `formats` lists them.
         mutating func publish(_ photo: consuming Photo, images: consuming [DerivedFile]) {
             let rank = { (file: DerivedFile) in
-                (file.role == .tile ? 0 : file.role == .view ? 1 : 2, file.width, DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
+                (file.role == .tile ? 0 : file.role == .view ? 1 : file.role == .zoom ? 2 : 3, file.width,
+                 DeliveryFormat.allCases.firstIndex(of: file.delivery)!)
             }
             images.sort { rank($0) < rank($1) }
             // What the cache knew is used up: the pages need none of it (the cache keeps its own copy).

@@ -10,6 +10,8 @@ struct ImageSizes: Sendable, Equatable {
     let denseAbove: Int
     /// Long edge of the view image.
     let viewSize: Int
+    /// Long edge of the full-size image of a photo larger than its view; 0: none.
+    let zoomSize: Int
     /// The `<img sizes>` attribute: each band's tile width as a function of the viewport.
     let sizesAttribute: String
 
@@ -24,6 +26,7 @@ struct ImageSizes: Sendable, Equatable {
             denseAbove = widestSingle.map { need in widths.first { Double($0) >= need } ?? Int.max } ?? 0
         }
         viewSize = configuration.viewSize
+        zoomSize = configuration.zoomSize
         sizesAttribute = Self.sizes(configuration)
     }
 
@@ -54,7 +57,9 @@ struct ImageSizes: Sendable, Equatable {
         let omitted = Set(omissions(for: header, encoders: encoders).map(\.format))
         var derivations: [Derivation] = []
         for box in boxes(for: header, encoders: encoders) {
-            for format in encoders.formats.reversed() where (format == .jpeg || !box.request.animate) && !omitted.contains(format) {
+            // An animated view, and the full-size image (one file, opened on its own), in the fallback only.
+            let fallbackOnly = box.request.animate || box.role == .zoom
+            for format in encoders.formats.reversed() where (format == .jpeg || !fallbackOnly) && !omitted.contains(format) {
                 derivations.append(Derivation(size: box.size, format: format, role: box.role,
                                               request: encoders.request(box.request, in: format)))
             }
@@ -84,7 +89,7 @@ struct ImageSizes: Sendable, Equatable {
     }
 
     /// The boxes a photo's images fit: each tile width clamped to the photo (never upscaled), without two of
-    /// the same size, and the view.
+    /// the same size, the view, and the full-size image when asked for.
     private func boxes(for header: ImageHeader, encoders: EncoderSettings) -> [(size: String, role: Derivation.Role, request: ThumbnailRequest)] {
         var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
         var seenWidths = Set<Int>()
@@ -100,6 +105,10 @@ struct ImageSizes: Sendable, Equatable {
         var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, maxPixels: encoders.maxPixels)
         view.animate = header.isAnimated
         boxes.append(("view", .view, view))
+        // The full-size image, for a still larger than its view.
+        if zoomSize > viewSize && !header.isAnimated && max(header.width, header.height) > viewSize {
+            boxes.append(("zoom", .zoom, ThumbnailRequest(maxWidth: zoomSize, maxHeight: zoomSize, maxPixels: encoders.maxPixels)))
+        }
         return boxes
     }
 

@@ -1,6 +1,7 @@
 /// One derived image of one photo: where it goes (`images/SIZE/…`) and how it is made.
 struct Derivation: Sendable, Equatable {
-    enum Role: Sendable { case tile, view, video, original }
+    /// A tile image, the view, the full-size image (`zoomSize`), a video, an original.
+    enum Role: Sendable { case tile, view, zoom, video, original }
 
     /// The size's name and folder: the 1× tile width ("500"), or "view".
     var size: String
@@ -16,8 +17,9 @@ struct Derivation: Sendable, Equatable {
     /// The published original (role `original`): linked or copied.
     var original: SiteConfiguration.OriginalsPolicy?
 
-    /// A tile or the view: an image made from the photo's pixels (not the video or original published as is).
-    var isImage: Bool { role == .tile || role == .view }
+    /// A tile, the view or the full-size image: made from the photo's pixels (not the video or original
+    /// published as is).
+    var isImage: Bool { role == .tile || role == .view || role == .zoom }
 
     /// Its name in the cache entry: the size for the fallback ("500", "view", as before there were other
     /// formats), the size and the format for the others ("500.avif").

@@ -22,6 +22,9 @@ struct PublishedPhoto: Sendable {
     /// The fallback's view image.
     var view: DerivedFile { images.first { $0.role == .view && $0.delivery == .jpeg }! }
 
+    /// The full-size image (`zoomSize`), when the photo has one.
+    var zoom: DerivedFile? { images.first { $0.role == .zoom } }
+
     /// A video's published file.
     var video: DerivedFile? { images.first { $0.role == .video } }
 

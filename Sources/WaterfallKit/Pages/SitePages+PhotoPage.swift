@@ -21,7 +21,7 @@ extension SitePages {
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
             sketch: Self.viewSketch(published),
-            original: original, fullSize: original.flatMap { Self.fullSize(published, original: $0) },
+            original: original, fullSize: Self.fullSize(published, original: original),
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
             trail: trail.map { .init(path: $0.path, title: $0.title) },
@@ -54,8 +54,11 @@ extension SitePages {
         return .init(path: name, bytes: Int(published.photo.status.size), kind: kind ?? "file")
     }
 
-    /// The original, when browsers show its format and it is larger than the view; never a video's.
-    private static func fullSize(_ published: PublishedPhoto, original: PhotoPageInputs.Original) -> PhotoPageInputs.Image? {
+    /// The full-size image when there is one (`zoomSize`), else the original, when browsers show its format and
+    /// it is larger than the view; never a video's.
+    private static func fullSize(_ published: PublishedPhoto, original: PhotoPageInputs.Original?) -> PhotoPageInputs.Image? {
+        if let zoom = published.zoom { return .init(path: zoom.path, width: zoom.width, height: zoom.height) }
+        guard let original else { return nil }
         let header = published.photo.header
         let shown: Set<ImageFormat> = [.jpeg, .png, .webp, .gif, .avif]
         guard published.video == nil, shown.contains(header.format),

@@ -112,8 +112,15 @@ extension Setting {
             configuration.densities = try reader.densities(value, "densities")
         },
         Setting(key: "viewSize", kind: "whole number", about: "long edge of the image a tile links to", range: text(SettingLimits.viewSize),
-                defaultText: { "\($0.viewSize)" }) { reader, value, configuration throws(SettingProblem) in
+                defaultText: { "\($0.viewSize)" }, flag: ("--view-size", "N")) { reader, value, configuration throws(SettingProblem) in
             configuration.viewSize = try reader.integer(value, "viewSize", in: SettingLimits.viewSize)
+        },
+        Setting(key: "zoomSize", kind: "whole number",
+                about: "long edge of one more image, for a photo larger than its view: the photo page's \"Full size\" link "
+                    + "opens it (0: none; with originals published and shown by browsers, the link opens the original)",
+                range: text(SettingLimits.zoomSize), defaultText: { "\($0.zoomSize)" }, flag: ("--zoom-size", "N")) {
+            reader, value, configuration throws(SettingProblem) in
+            configuration.zoomSize = try reader.integer(value, "zoomSize", in: SettingLimits.zoomSize)
         },
         Setting(key: "videoSize", kind: "whole number",
                 about: "long edge of a video converted for browsers (one browsers play as it is is published as it is; see "

@@ -19,6 +19,8 @@ enum SettingLimits {
     static let widestImage = 16_384
     /// Long edge of the view image a tile links to.
     static let viewSize = 16...widestImage
+    /// Long edge of the full-size image; 0 for none.
+    static let zoomSize = 0...widestImage
     /// A converted video's long edge: even, and within what H.264's levels hold (8K).
     static let videoSize = 16...8192
     /// JPEG, WebP and AVIF quality.

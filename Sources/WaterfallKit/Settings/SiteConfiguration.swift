@@ -43,6 +43,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var avifSpeed = ThumbnailRequest.defaultAVIFSpeed
     /// Long edge of the image a tile links to.
     public var viewSize = 2048
+    /// Long edge of one more image of a photo larger than its view, for its page's full-size link; 0: none.
+    public var zoomSize = 0
     /// Long edge of a video converted for browsers (one they play as it is is published as it is).
     public var videoSize = 1920
     /// Width of the 1× tile image; nil means the widest tile the bands produce on boards up to `widestBoard`.

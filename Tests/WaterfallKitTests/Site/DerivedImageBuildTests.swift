@@ -268,3 +268,38 @@ struct IncrementalDeterminismTests {
         }
     }
 }
+
+/// `zoomSize`: one more image of a photo larger than its view, in the fallback format only, which the photo
+/// page's "Full size" link opens.
+struct ZoomImageTests {
+    @Test func aPhotoLargerThanItsViewGetsAFullSizeImage() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Portrait_6.jpg"), as: "big.jpg")  // 1200×1800 displayed
+        try input.copy(Fixtures.header("J01-baseline-jfif.jpg"), as: "small.jpg")               // 64×48
+        let arguments = ["build", input.path, "-o", output.path, "--view-size", "1000", "--zoom-size", "1600", "--formats", "webp,jpeg"]
+        let run = try WaterfallProcess.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try Fixtures.siteFiles(in: output.path)
+        #expect(files.filter { $0.hasPrefix("images/zoom/") } == ["images/zoom/big.jpg"], "\(files)")
+        let zoom = try HeaderReader().read(path: output.path + "/images/zoom/big.jpg").get()
+        #expect(zoom.width == 1067 && zoom.height == 1600 && zoom.orientation == .up)
+        let page = String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self)
+        #expect(page.contains(#"<a href="../images/zoom/big.jpg" class="wf-action">Full size <small>1067 × 1600</small></a>"#), "\(page)")
+        let small = String(decoding: try Fixtures.bytes(output.path + "/photos/small.jpg.html"), as: UTF8.self)
+        #expect(!small.contains("Full size"))
+        // Nothing to make again; without the setting the image and the link go.
+        let again = try WaterfallProcess.run(arguments)
+        #expect(again.stderr.contains("0 of "), "\(again.stderr)")
+        #expect(try WaterfallProcess.run(Array(arguments.dropLast(4)) + ["--formats", "webp,jpeg"]).status == 0)
+        #expect(!(try Fixtures.siteFiles(in: output.path)).contains { $0.hasPrefix("images/zoom/") })
+        #expect(!String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self).contains("Full size"))
+    }
+
+    @Test func aZoomSizeNoLargerThanTheViewMakesNone() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.conformance("exif-orientation/Portrait_6.jpg"), as: "big.jpg")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--view-size", "1000", "--zoom-size", "900"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(try Fixtures.siteFiles(in: output.path)).contains { $0.hasPrefix("images/zoom/") })
+    }
+}

@@ -51,7 +51,8 @@ struct SettingTests {
             "flowTolerance": ("3", .int(3), "2000"), "placement": ("shortest", .string("shortest"), "grid"),
             "bottom": ("flush", .string("flush"), "even"), "maxCrop": ("0.2", .double(0.2), "0.9"),
             "maxPixels": ("1000", .int(1000), "2.5"), "formats": ("avif,jpeg", .array([.string("avif"), .string("jpeg")]), "jpeg,avif"),
-            "originals": ("copy", .string("copy"), "all"),
+            "originals": ("copy", .string("copy"), "all"), "viewSize": ("1600", .int(1600), "8"),
+            "zoomSize": ("4096", .int(4096), "-1"),
             "baseURL": ("https://example.com/", .string("https://example.com/"), "mailto:me"),
         ]
         let flagged = Setting.all.filter { $0.flag != nil }
