@@ -150,17 +150,14 @@ def test_a_horizontal_swipe_goes_to_the_neighbour(viewer_site, normal_browser, g
     here = page(viewer_site, "c-large.jpg")
     normal_browser.load(here.as_uri(), 390, 844)
     links = {rel: normal_browser.link(f'.wf-photo-nav a[rel="{rel}"]') for rel in ("next", "prev")}
-    normal_browser.run(GESTURE_JS, json.dumps(fingers))
-    deadline = time.monotonic() + 5
+    try:
+        normal_browser.run(GESTURE_JS, json.dumps(fingers))
+    except Exception:  # noqa: BLE001 - the navigation the gesture starts may end the script's page first
+        pass
     want = links[expected] if expected else here.as_uri()
-    while time.monotonic() < deadline:
-        url = normal_browser.url()
-        if url != here.as_uri():
-            break
-        time.sleep(0.05)
     if expected is None:
         time.sleep(0.6)  # a navigation that should not happen would have started by now
-    assert normal_browser.url() == want, f"{normal_browser.engine}: {gesture} led to {normal_browser.url()}, not {want}"
+    assert settled_url(normal_browser, want) == want, f"{normal_browser.engine}: {gesture} led elsewhere, not to {want}"
 
 
 @pytest.mark.parametrize("move", ["left", "up", "two fingers"])
@@ -186,6 +183,21 @@ def test_a_real_touch_swipe_in_chromium(viewer_site, chromium, move):
     while chromium.url() != want and time.monotonic() < deadline:
         time.sleep(0.05)
     assert chromium.url() == want, f"a touch move {move} led to {chromium.url()}"
+
+
+def settled_url(browser: harness.Browser, want: str, seconds: float = 5) -> str | None:
+    """The page's URL once it is `want` (or after `seconds`); asking while a page is being replaced can fail in
+    some engines, which only means: ask again."""
+    deadline, url = time.monotonic() + seconds, None
+    while time.monotonic() < deadline:
+        try:
+            url = browser.url()
+        except Exception:  # noqa: BLE001
+            url = None
+        if url == want:
+            return url
+        time.sleep(0.05)
+    return url
 
 
 def test_a_swipe_with_javascript_off_does_nothing_and_the_links_work(viewer_site, nojs_browser):
