@@ -28,7 +28,8 @@ typedef struct {
 struct wf_zip {
     struct archive *archive;
     int fd;
-    const uint8_t *mac_state; /* the prepared keyed state, or NULL */
+    int keyed;
+    uint8_t mac_state[WF_MAC_STATE_BYTES]; /* the prepared keyed state, copied (when keyed) */
     uint8_t *in;              /* an entry's bytes, a block at a time */
     uint8_t *out;             /* the archive's bytes, written a block at a time */
     size_t filled;
@@ -135,7 +136,8 @@ wf_zip *wf_zip_open(int fd, const uint8_t *mac_state, wf_zip_result *result) {
         return NULL;
     }
     zip->fd = fd;
-    zip->mac_state = mac_state;
+    zip->keyed = mac_state != NULL;
+    if (zip->keyed) memcpy(zip->mac_state, mac_state, WF_MAC_STATE_BYTES);
     zip->in = malloc(BLOCK);
     zip->out = malloc(BLOCK);
     zip->archive = archive_write_new();
@@ -144,7 +146,7 @@ wf_zip *wf_zip_open(int fd, const uint8_t *mac_state, wf_zip_result *result) {
         fail(result, WF_ZIP_ERR_ARCHIVE, ENOMEM, "out of memory");
         return NULL;
     }
-    hash_start(&zip->archive_hash, mac_state);
+    hash_start(&zip->archive_hash, zip->keyed ? zip->mac_state : NULL);
     /* Stored, names converted to UTF-8 and flagged so whatever the locale (from the entries' UTF-8 names, which
      * need no conversion), and no block padding: the output goes through take_output as it comes. */
     if (archive_write_set_format_zip(zip->archive) != ARCHIVE_OK
@@ -198,7 +200,7 @@ wf_zip_status wf_zip_add(wf_zip *zip, const char *name, int source, uint64_t siz
     archive_entry_free(entry);
     if (status != ARCHIVE_OK) return archive_failure(zip, result);
     zip_hash content;
-    hash_start(&content, zip->mac_state);
+    hash_start(&content, zip->keyed ? zip->mac_state : NULL);
     uint64_t offset = 0;
     while (offset < size) {
         size_t want = size - offset < BLOCK ? (size_t)(size - offset) : BLOCK;

@@ -44,8 +44,8 @@ typedef struct {
 enum { WF_ZIP_HASH_BYTES = 16 };
 
 /* Starts an archive written to `fd` (left open: the caller's). `mac_state` is a prepared keyed state
- * (WF_MAC_STATE_BYTES, cimageio_keyed.h), or NULL for the plain content hash. NULL on failure (`result`
- * says why). */
+ * (WF_MAC_STATE_BYTES, cimageio_keyed.h; copied), or NULL for the plain content hash. NULL on failure
+ * (`result` says why). */
 wf_zip *wf_zip_open(int fd, const uint8_t *mac_state, wf_zip_result *result);
 
 /* Adds the entry `name` (UTF-8, NUL-terminated): the first `size` bytes of `source`, read from offset 0 with

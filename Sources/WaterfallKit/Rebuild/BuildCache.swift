@@ -240,6 +240,18 @@ struct BuildCache: Sendable {
         return (try? hasher.digest(file)) == digest
     }
 
+    /// Whether the store's file of an original is the photo's own file, hard-linked in (`originals` `link`,
+    /// or the albums' archives), as the scan saw it: the same device and inode, size and time stamp, for a
+    /// photo whose entry the cache found by that size and time stamp (`content`, its content hash). Its
+    /// content is then the photo's, as far as the cache trusts any unchanged photo, and no byte is read: the
+    /// originals the albums' archives need are not in the site, where the output's records would prove them,
+    /// and hashing them all again would cost every rebuild a read of the whole input.
+    func holdsLinkedInput(_ derived: Derived, identity: FileIdentity, status: FileStatus, content: String) -> Bool {
+        guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file, Int(info.st_size) == derived.bytes,
+              let hash = derived.hash, hash == ContentDigest(hex: content) else { return false }
+        return FileIdentity(info) == identity && FileStatus(info) == status
+    }
+
     /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the
     /// C encoders create it exclusively.
     func temporaryPath(_ label: String) -> String { folder.tmp.childPath(temporaryName(label)) }
