@@ -57,10 +57,13 @@ extension SiteBuilder {
             let zip = try ZipArchive(descriptor: scratch.descriptor, path: scratch.path, hasher: writer.records.hasher)
             for entry in archive.entries {
                 let file = try cache.folder.images.openFile(entry.stored)
-                // Exactly the bytes the photo was hashed as, or no archive.
+                // Exactly the bytes the photo was hashed as, or no archive; the stored file that is not goes (the
+                // next build reads the photo again).
                 guard file.size == entry.size, try zip.add(entry.name, from: file, size: entry.size) == entry.hash else {
-                    throw FileSystemError(file.path, "changed during the build (the original of \(PathText.display(entry.source))), "
-                        + "so \(PathText.display(archive.path)) was not written; build again")
+                    cache.drop(stored: entry.stored)
+                    throw FileSystemError(entry.source, "is not what it was when it was read (edited in place, its time stamp "
+                        + "kept?): its album's archive was not written, the build stopped, and the last site was left as it "
+                        + "was; the next build reads it again")
                 }
             }
             let (bytes, hash) = try zip.close()

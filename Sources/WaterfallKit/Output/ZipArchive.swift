@@ -23,8 +23,9 @@ final class ZipArchive {
     deinit { wf_zip_free(zip) }
 
     /// Adds `file`'s first `size` bytes as the entry `name`; returns their content hash (the file's, when it
-    /// is `size` bytes long), for the caller to prove the entry is what it meant to store.
-    func add(_ name: String, from file: OpenFile, size: Int) throws(FileSystemError) -> ContentDigest {
+    /// is `size` bytes long), for the caller to prove the entry is what it meant to store; nil when the file
+    /// ended before (the archive is then unusable, as after a throw).
+    func add(_ name: String, from file: OpenFile, size: Int) throws(FileSystemError) -> ContentDigest? {
         guard let zip else { throw FileSystemError(path, "the archive was already closed (a bug in Waterfall)") }
         var result = wf_zip_result()
         var hash = [UInt8](repeating: 0, count: Int(WF_ZIP_HASH_BYTES))
@@ -32,6 +33,7 @@ final class ZipArchive {
         guard status == WF_ZIP_OK else {
             wf_zip_free(zip)
             self.zip = nil
+            if status == WF_ZIP_ERR_SHORT { return nil }
             throw error(result, source: file.path)
         }
         return hasher.digest(streamed: hash)
@@ -56,7 +58,6 @@ final class ZipArchive {
         switch result.status {
         case WF_ZIP_ERR_WRITE: return .system(path, "cannot write", result.error)
         case WF_ZIP_ERR_READ: return .system(source ?? path, "cannot read", result.error)
-        case WF_ZIP_ERR_SHORT: return FileSystemError(source ?? path, "is shorter than when it was read; it changed during the build")
         default: return FileSystemError(path, "cannot write the archive: \(message)")
         }
     }
