@@ -128,7 +128,7 @@ LINK_WITH_check_jpeg_encode := -ITests/CJPEGOracle/include Tests/CJPEGOracle/jpe
 # The checks are single-threaded programs, each its own target: `make -j2 sanitize` runs two at a time, as
 # `make test` does (c-checks). The header reader's sweep is the longest, so it runs in two halves.
 SANITIZE_CHECKS := sanitize-headers sanitize-formats sanitize-exif sanitize-derive sanitize-orient sanitize-keyed \
-	sanitize-jpeg-encode
+	sanitize-jpeg-encode sanitize-zip
 .PHONY: c-checks $(SANITIZE_CHECKS)
 sanitize: $(SANITIZE_CHECKS)
 
@@ -150,6 +150,10 @@ sanitize-orient: .build/sanitize/bin/check_orient
 
 sanitize-keyed: .build/sanitize/bin/check_keyed
 	$<
+
+# The albums' ZIP writer: files around its block size and the sample gallery's, plain and keyed, read back.
+sanitize-zip: .build/sanitize/bin/check_zip
+	$< $(wildcard SampleGallery/*.jpg SampleGallery/*.png)
 
 # The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
 sanitize-jpeg-encode: .build/sanitize/bin/check_jpeg_encode
