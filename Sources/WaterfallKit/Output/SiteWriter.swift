@@ -374,7 +374,7 @@ struct SiteWriter {
     /// `inputs`, what it was made from, as for `write`.
     mutating func adopt(scratch name: String, as path: String, at position: Int? = nil, hash known: ContentDigest? = nil,
                         inputs: ContentDigest? = nil) throws(FileSystemError) {
-        var hash: ContentDigest
+        let hash: ContentDigest
         if let known { hash = known } else { hash = try records.hasher.digest(tmp.openFile(name)) }
         let (position, existing) = try self.existing(path, at: position)
         if let existing, existing.hash == hash {
