@@ -5,14 +5,14 @@ SWIFT        ?= swift
 PREFIX       ?= /usr/local
 SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
 CLANG        ?= $(SWIFT_BIN)clang
-BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libsodium-dev ffmpeg
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libsodium-dev libarchive-dev ffmpeg
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 
 C_FOLDERS    := $(sort $(dir $(wildcard Sources/CImageIO/*/*.c)))
 C_SOURCES    := $(wildcard Sources/CImageIO/*/*.c)
 C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld
-C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lsodium -lm
+C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lsodium -larchive -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
 # HEIC, AVIF, WebP and GIF fixtures, one folder per format, each with its expected.json.
@@ -128,7 +128,7 @@ LINK_WITH_check_jpeg_encode := -ITests/CJPEGOracle/include Tests/CJPEGOracle/jpe
 # The checks are single-threaded programs, each its own target: `make -j2 sanitize` runs two at a time, as
 # `make test` does (c-checks). The header reader's sweep is the longest, so it runs in two halves.
 SANITIZE_CHECKS := sanitize-headers sanitize-formats sanitize-exif sanitize-derive sanitize-orient sanitize-keyed \
-	sanitize-jpeg-encode
+	sanitize-jpeg-encode sanitize-zip
 .PHONY: c-checks $(SANITIZE_CHECKS)
 sanitize: $(SANITIZE_CHECKS)
 
@@ -150,6 +150,10 @@ sanitize-orient: .build/sanitize/bin/check_orient
 
 sanitize-keyed: .build/sanitize/bin/check_keyed
 	$<
+
+# The albums' ZIP writer: files around its block size and the sample gallery's, plain and keyed, read back.
+sanitize-zip: .build/sanitize/bin/check_zip
+	$< $(wildcard SampleGallery/*.jpg SampleGallery/*.png)
 
 # The JPEG encoder against libjpeg's own (Tests/CJPEGOracle), byte for byte, both kernels.
 sanitize-jpeg-encode: .build/sanitize/bin/check_jpeg_encode

@@ -10,7 +10,8 @@ let package = Package(
     ],
     targets: [
         // The only C code: a folder per format (header, metadata, decode, encode) behind setjmp error
-        // managers, and the shared plumbing (file source, errors, resampling, the derive pipeline) in common/.
+        // managers, the shared plumbing (file source, errors, resampling, the derive pipeline) in common/, and
+        // the albums' ZIP archives (through libarchive) in archive/.
         .target(
             name: "CImageIO",
             cSettings: [
@@ -28,6 +29,8 @@ let package = Package(
                 .linkedLibrary("avif"),
                 // Keyed mode's MACs and keyed content hashes (keyed BLAKE2b, crypto_kdf): common/keyed_hash.c.
                 .linkedLibrary("sodium"),
+                // The albums' archives of their originals (libarchive's zip writer): archive/zip_writer.c.
+                .linkedLibrary("archive"),
             ]
         ),
         .target(

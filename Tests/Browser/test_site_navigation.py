@@ -106,3 +106,30 @@ def test_photo_page_box_is_known_without_the_image(paged_site, normal_browser, b
     loaded = normal_browser.box(PHOTO_BOX)
     assert without[2] > 0 and without[3] > 0, without
     assert [round(v, 1) for v in without] == [round(v, 1) for v in loaded], (without, loaded)
+
+
+@pytest.fixture(scope="module")
+def zipped_site(tmp_path_factory):
+    """The fixture gallery built with every album's archive of its originals (`--zip`)."""
+    binary = _path_from_env("WATERFALL_BIN", REPO / ".build" / "debug" / "waterfall")
+    gallery = _path_from_env("WATERFALL_GALLERY", REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "gallery")
+    out = tmp_path_factory.mktemp("zipped") / "site"
+    result = subprocess.run([str(binary), "build", str(gallery), "-o", str(out), "--zip", "--quiet"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.mark.parametrize("width", [360, 1440])
+def test_download_link_is_a_target_above_the_board(zipped_site, normal_browser, width):
+    """The album's download link (zip: true) is at least 24 × 24 CSS px (WCAG 2.2's target size), leads to the
+    archive, and sits above the board, whose tiles it does not move."""
+    browser = normal_browser
+    browser.load((zipped_site / "index.html").as_uri(), width, 800)
+    x, y, w, h = browser.box(".wf-download a")
+    assert w >= 24 and h >= 24, (w, h)
+    href = browser.link(".wf-download a")
+    assert urlparse(href).path.endswith(".zip") and Path(unquote(urlparse(href).path)).is_file(), href
+    board = browser.box(".wf-board")
+    assert y + h <= board[1], ("the link overlaps the board", (x, y, w, h), board)
+    assert "ZIP)" in browser.text(".wf-download a")

@@ -174,6 +174,7 @@ class Build:
     swap: Swap | None = None
     fresh: bool = False
     full_disk: bool = False
+    zip: bool = False
 
     def describe(self) -> str:
         flags = self.flags()
@@ -193,6 +194,8 @@ class Build:
             flags.append("--follow-symlinks")
         if self.jobs is not None:
             flags += ["--jobs", str(self.jobs)]
+        if self.zip:
+            flags.append("--zip")
         return flags
 
 
@@ -270,6 +273,8 @@ class Generator:
         self.rng = random.Random(f"waterfall-hostile:{seed}:{index}")
         # Issue 26's additions draw from a stream of their own, so that every case keeps what it held before.
         self.extra = random.Random(f"waterfall-hostile-26:{seed}:{index}")
+        # And the albums' archives (--zip) from one of theirs.
+        self.zips = random.Random(f"waterfall-hostile-zip:{seed}:{index}")
         self.features: list[Feature] = []
         self.photos: list[bytes] = []  # photos made so far (sandbox paths), for sidecars and links
         self.albums: list[bytes] = [b"input"]  # folders a photo may go into
@@ -763,7 +768,7 @@ class Generator:
         r = self.rng
         originals = r.choices([None, "none", "link", "copy"], [50, 10, 20, 20])[0]
         return Build(originals=originals, strict=r.random() < 0.2, follow=r.random() < 0.1,
-                     concurrent=r.random() < 0.12, jobs=1 if r.random() < 0.1 else None)
+                     concurrent=r.random() < 0.12, jobs=1 if r.random() < 0.1 else None, zip=self.zips.random() < 0.3)
 
     def make_steps(self) -> list[Build | Mutation]:
         steps: list[Build | Mutation] = [self.build_step()]
@@ -797,14 +802,15 @@ class Generator:
         kinds = tuple(r.choices(SWAP_KINDS, SWAP_WEIGHTS, k=r.randint(1, 3)))
         first = replace(first, concurrent=False, strict=False, swap=Swap(r.randrange(2**31), kinds))
         after: list[Build | Mutation] = [Mutation("restore-swapped", r.randrange(2**31))] if r.random() < 0.5 else []
-        after.append(Build(originals=first.originals, follow=first.follow, fresh=True))
+        after.append(Build(originals=first.originals, follow=first.follow, fresh=True, zip=first.zip))
         return [first] + after
 
     def disk_steps(self) -> list[Build | Mutation]:
         """A build with room; the disk shrunk to what it holds (and a little), two more photos, a build that
         must stop on the full disk; room again, and a build whose site must be a fresh build's."""
         r = self.extra
-        plain = Build(originals=r.choices([None, "link", "copy"], [60, 20, 20])[0], jobs=1 if r.random() < 0.2 else None)
+        plain = Build(originals=r.choices([None, "link", "copy"], [60, 20, 20])[0], jobs=1 if r.random() < 0.2 else None,
+                      zip=self.zips.random() < 0.3)
         return [plain, Mutation("shrink-disk", r.randrange(2**31)), Mutation("add-large", r.randrange(2**31)),
                 replace(plain, full_disk=True), Mutation("grow-disk", 0), replace(plain, fresh=True)]
 
@@ -1257,7 +1263,7 @@ def smaller_cases(case: Case):
         if isinstance(step, Build) and step != Build():
             for plainer in (replace(step, concurrent=False), replace(step, originals=None), replace(step, strict=False),
                             replace(step, follow=False), replace(step, jobs=None), replace(step, swap=None),
-                            replace(step, fresh=False)):
+                            replace(step, fresh=False), replace(step, zip=False)):
                 if plainer != step:
                     yield replace(case, steps=case.steps[:n] + [plainer] + case.steps[n + 1:])
             if step.swap and len(step.swap.kinds) > 1:

@@ -31,8 +31,9 @@ def site(tmp_path_factory) -> Path:
     if not binary.is_file():
         pytest.fail(f"no waterfall binary at {binary}: build it first (swift build) or set WATERFALL_BIN")
     output = tmp_path_factory.mktemp("sample-site")
-    # Originals published, so photo pages carry their download and full-size links too.
-    harness.build_site(binary, REPO / "SampleGallery", output, "--originals", "copy")
+    # Originals published, so photo pages carry their download and full-size links too, and every album's
+    # archive, so gallery pages carry its download link.
+    harness.build_site(binary, REPO / "SampleGallery", output, "--originals", "copy", "--zip")
     return output
 
 

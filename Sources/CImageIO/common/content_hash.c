@@ -12,14 +12,11 @@
 #include <unistd.h>
 
 #include "cimageio.h"
-
-typedef struct {
-    uint64_t a, b, length;
-} hash_state;
+#include "content_hash.h"
 
 static const uint64_t prime = 0x100000001b3ull;
 
-static void hash_init(hash_state *h) {
+void wf_hash_start(wf_hash_state *h) {
     h->a = 0xcbf29ce484222325ull;
     h->b = 0x84222325cbf29ce4ull;
     h->length = 0;
@@ -27,7 +24,7 @@ static void hash_init(hash_state *h) {
 
 /* Words are taken from the start of each call's bytes: callers feed whole blocks, so the words of a file
  * are the same whichever way it is read, as long as every block but the last is a multiple of 8 bytes. */
-static void hash_update(hash_state *h, const uint8_t *bytes, size_t n) {
+void wf_hash_update(wf_hash_state *h, const uint8_t *bytes, size_t n) {
     uint64_t a = h->a, b = h->b;
     size_t words = n / 8, i = 0;
     for (; i < words; i++) {
@@ -46,24 +43,24 @@ static void hash_update(hash_state *h, const uint8_t *bytes, size_t n) {
     h->length += n;
 }
 
-static void hash_final(const hash_state *h, uint64_t hash[2]) {
+void wf_hash_finish(const wf_hash_state *h, uint64_t hash[2]) {
     hash[0] = h->a ^ h->length;
     hash[1] = h->b ^ (h->length * prime);
 }
 
 void wf_hash_bytes(const uint8_t *bytes, size_t length, uint64_t hash[2]) {
-    hash_state h;
-    hash_init(&h);
-    hash_update(&h, bytes, length);
-    hash_final(&h, hash);
+    wf_hash_state h;
+    wf_hash_start(&h);
+    wf_hash_update(&h, bytes, length);
+    wf_hash_finish(&h, hash);
 }
 
 int wf_hash_fd(int fd, uint64_t hash[2]) {
     enum { BLOCK = 1 << 20 };
     uint8_t *block = malloc(BLOCK);
     if (!block) return -1;
-    hash_state h;
-    hash_init(&h);
+    wf_hash_state h;
+    wf_hash_start(&h);
     uint64_t offset = 0;
     for (;;) {
         /* Fill the block completely (short reads happen), so block boundaries fall on word boundaries. */
@@ -78,11 +75,11 @@ int wf_hash_fd(int fd, uint64_t hash[2]) {
             if (n == 0) break;
             filled += (size_t)n;
         }
-        hash_update(&h, block, filled);
+        wf_hash_update(&h, block, filled);
         offset += filled;
         if (filled < BLOCK) break;
     }
     free(block);
-    hash_final(&h, hash);
+    wf_hash_finish(&h, hash);
     return 0;
 }

@@ -108,7 +108,7 @@ public struct SiteBuilder: Sendable {
         let derived = try ImageDeriver(cache: found.cache, reader: reader, input: setup.input, sizes: setup.sizes,
                                        encoders: EncoderSettings(configuration: configuration),
                                        video: VideoSettings(tools: setup.videoTools, maxEdge: configuration.videoSize),
-                                       originals: configuration.originals, jobs: options.jobs)
+                                       originals: configuration.storedOriginals, jobs: options.jobs)
             .derive(found.photos, trusting: found.writer.records.proven, observe: observe)
         found.names = found.photos.map(\.name)
         found.photos = []
@@ -125,6 +125,7 @@ public struct SiteBuilder: Sendable {
         let configuration = setup.configuration
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: found.albumSettings, input: options.input) { observe(.warning(warning)) }
+        warnAboutOversizedAlbums(derived.photos, configuration: configuration)
         let pages = SitePages(configuration: configuration, sizes: setup.sizes, templates: setup.templates)
         let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: found.albumSettings,
@@ -153,8 +154,9 @@ public struct SiteBuilder: Sendable {
         SiteNames.assign(&root)
         warnAboutPhotosInOutput(found.writer)
         let pageCount = pages.paths(root).count
-        let written = try write(pages: pages, root: root, theme: setup.theme, assets: setup.assets, cache: found.cache,
-                                originals: configuration.originals, into: &found.writer)
+        let archives = planArchives(root.all, configuration: configuration, rootName: rootTitle)
+        let written = try write(pages: pages, root: root, theme: setup.theme, assets: setup.assets, archives: archives,
+                                cache: found.cache, into: &found.writer)
         found.writer.recordPlan(PlanMemo(inputs: inputs, albums: root.all.count, pages: pageCount))
         timer.lap("pages")  // rendered and written together, one page at a time
         return finish(timer: timer, photos: photoCount, skipped: found.skipped, written: written, derived: derived,
@@ -340,29 +342,24 @@ public struct SiteBuilder: Sendable {
 
     /// Plans every file, stages them all (nothing in the site changes yet), then puts them in place.
     private func write(pages: SitePages, root: Album, theme: Theme, assets: [(path: String, bytes: [UInt8])],
-                       cache: BuildCache, originals: SiteConfiguration.OriginalsPolicy,
+                       archives: [AlbumArchive], cache: BuildCache,
                        into writer: inout SiteWriter) throws(BuildError) -> (removed: [String], leftAlone: [String], rendered: Int) {
         // The albums' photos are walked where they are, not gathered: a site of 100,000 photos would copy them.
         let albums = root.all
         let sharing = SharingFiles(baseURL: pages.configuration.baseURL, root: root)
-        var files = pages.paths(root) + assets.map(\.path) + sharing.paths
-        var publishing: [String: FileIdentity] = [:]
-        for album in albums {
-            for photo in album.photos {
-                files += photo.images.lazy.map(\.path)
-                // Linked, the original in the site is the very file of the input (the store holds a link to it): an
-                // edit in place since does not make it a stranger.
-                if let original = photo.originalFile, originals == .link, let info = cache.folder.images.status(original.stored) {
-                    publishing[original.path] = FileIdentity(info)
-                }
-            }
-        }
+        let originals = pages.configuration.originals
+        var (files, publishing) = plannedFiles(pages: pages, root: root, albums: albums, assets: assets, sharing: sharing,
+                                               cache: cache)
+        // The archives last: they are written before the pages, which link them with their sizes.
+        let archivePositions = files.count..<(files.count + archives.count)
+        files += archives.map(\.path)
         observe(.writing(files: files.count))
         do {
             try writer.plan(files, publishing: publishing)
         } catch {
             throw BuildError(error)
         }
+        publishing = [:]
         var rendered = 0
         // Files are handed over in the order of `files`, each with its place there: the writer finds its
         // plan by position, not by hashing the path (it checks the path is the one there).
@@ -372,6 +369,8 @@ public struct SiteBuilder: Sendable {
             return position
         }
         do {
+            var pages = pages
+            pages.downloads = try writeArchives(archives, positions: archivePositions, cache: cache, into: &writer)
             try pages.render(root) { page throws(BuildError) in
                 let at = next()
                 do throws(FileSystemError) {
@@ -391,7 +390,7 @@ public struct SiteBuilder: Sendable {
             for file in sharing.documents(pages: pages.paths(root)) { try writer.write(file.text, to: file.path, at: next()) }
             for album in albums {
                 for photo in album.photos {
-                    for image in photo.images {
+                    for image in photo.images where Self.isPublished(image, originals: originals) {
                         // A copied original is never the input's own file (an earlier build may have linked it).
                         let avoiding = image.role == .original && originals == .copy ? FileIdentity(path: photo.photo.source) : nil
                         try writer.publish(opening: { () throws(FileSystemError) in try cache.folder.images.openFile(image.stored) },
@@ -415,6 +414,33 @@ public struct SiteBuilder: Sendable {
             writer.abandon()
             throw BuildError(error)
         }
+    }
+
+    /// Every path of the site but the archives', in the order `write` hands the files over (pages, assets,
+    /// feed and sitemap, images), and the files that will be hard links to an input's own file (linked
+    /// originals), by path.
+    private func plannedFiles(pages: SitePages, root: Album, albums: [Album], assets: [(path: String, bytes: [UInt8])],
+                              sharing: SharingFiles, cache: BuildCache) -> ([String], [String: FileIdentity]) {
+        let originals = pages.configuration.originals
+        var files = pages.paths(root) + assets.map(\.path) + sharing.paths
+        var publishing: [String: FileIdentity] = [:]
+        for album in albums {
+            for photo in album.photos {
+                files += photo.images.lazy.filter { Self.isPublished($0, originals: originals) }.map(\.path)
+                // Linked, the original in the site is the very file of the input (the store holds a link to it): an
+                // edit in place since does not make it a stranger.
+                if let original = photo.originalFile, originals == .link, let info = cache.folder.images.status(original.stored) {
+                    publishing[original.path] = FileIdentity(info)
+                }
+            }
+        }
+        return (files, publishing)
+    }
+
+    /// Whether a photo's file goes into the site: an original only with `originals` (the store may hold it
+    /// for the albums' archives alone).
+    private static func isPublished(_ image: DerivedFile, originals: SiteConfiguration.OriginalsPolicy) -> Bool {
+        image.role != .original || originals != .none
     }
 
     /// A failure while the site is written: the storage's (a full disk) says that the build stopped and the last

@@ -2,7 +2,8 @@ extension ArgumentScanner {
     /// The value of a setting's flag, as given, read into `configuration` (a usage error when the setting does
     /// not take it).
     mutating func setting(_ setting: Setting, into configuration: inout SiteConfiguration) throws -> String {
-        let text = try value()
+        // A switch (`--zip`) is on when named, or as its attached value says (`--zip=false`).
+        let text = setting.flag?.value.isEmpty == true ? attachedValue() ?? "true" : try value()
         do {
             try setting.apply(argument: text, to: &configuration)
         } catch {

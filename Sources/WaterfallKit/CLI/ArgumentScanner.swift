@@ -49,6 +49,12 @@ struct ArgumentScanner {
     /// The value of the option just returned by `next()`, as text (a byte that is not UTF-8 reads as U+FFFD).
     mutating func value() throws -> String { Self.text(try rawValue()) }
 
+    /// The value given with the option just returned by `next()` as `--name=value`, if it was.
+    mutating func attachedValue() -> String? {
+        defer { pendingValue = nil }
+        return pendingValue.map(Self.text)
+    }
+
     /// The value of the option just returned by `next()`, a path: every byte kept.
     mutating func path() throws -> PathArgument { PathArgument(bytes: try rawValue()) }
 

@@ -49,6 +49,11 @@ final class ProgressPrinter: Sendable {
             case .writing(let files):
                 clearLine(&state)
                 if !quiet && !console.errorIsTerminal { console.writeError("writing \(files) file\(files == 1 ? "" : "s")\n") }
+            case .zipping(let album, let photos, let bytes):
+                clearLine(&state)
+                guard !quiet else { return }
+                let name = album.isEmpty ? "the top folder" : PathText.display(album)
+                console.writeError("zipping \(name): \(photos) photo\(photos == 1 ? "" : "s"), \(ByteCount.size(bytes))\n")
             }
         }
     }

@@ -102,7 +102,7 @@ struct ImageDeriver: Sendable {
         // nothing to make keeps this list as its images (no second copy of 200,000 of them).
         var held = files.parallelMap(jobs: jobs) { file -> [DerivedFile] in
             guard let entry = file.cached?.entry else { return [] }
-            return holds(known[entry.header]!, of: entry, trusting: proven)
+            return holds(known[entry.header]!, of: entry, trusting: proven, unchanged: file)
         }
         let work = files.indices.filter { index in
             guard let header = files[index].cached?.entry.header else { return true }
@@ -186,10 +186,15 @@ struct ImageDeriver: Sendable {
         sizes.derivations(for: header, encoders: encoders, video: video, originals: originals).map { ($0, $0.key) }
     }
 
-    /// The images of `set` the store holds as `entry` describes them.
-    private func holds(_ set: DerivationSet, of entry: BuildCache.Entry, trusting proven: ProvenFiles) -> [DerivedFile] {
+    /// The images of `set` the store holds as `entry` describes them. `unchanged` is the photo as the scan
+    /// found it, when the cache knew it by its size and time stamp: an original linked to it is held on that.
+    private func holds(_ set: DerivationSet, of entry: BuildCache.Entry, trusting proven: ProvenFiles,
+                       unchanged file: ScannedFile? = nil) -> [DerivedFile] {
         set.compactMap { derivation, key -> DerivedFile? in
-            guard let stored = entry.derived[derivation.label], stored.key == key, cache.holds(stored, trusting: proven) else { return nil }
+            guard let stored = entry.derived[derivation.label], stored.key == key else { return nil }
+            let linked = derivation.role == .original
+                && file.map { cache.holdsLinkedInput(stored, identity: $0.identity, status: $0.status, content: entry.content) } == true
+            guard linked || cache.holds(stored, trusting: proven) else { return nil }
             return DerivedFile(derivation: derivation, key: key, stored: stored)
         }
     }

@@ -9,6 +9,9 @@ public enum BuildEvent: Sendable {
     /// Photos read and their derived images made: `done` of `total` (or skipped).
     case deriving(done: Int, total: Int)
     case writing(files: Int)
+    /// An album's archive of its originals being written (`zip`): the album's folder in the input ("" for
+    /// the top), its photos and what they come to.
+    case zipping(album: String, photos: Int, bytes: Int)
     /// A warning that is not about one file (an empty gallery, say).
     case warning(String)
     /// Something worth knowing that is not wrong (a folder left out on purpose).

@@ -269,10 +269,15 @@ struct SiteWriter {
     /// written, and was made from `inputs`: it is the page those inputs make, with no need to render it.
     /// `position`, when known, is where `path` was in the plan's list (checked, not trusted).
     mutating func keep(_ path: String, at position: Int? = nil, madeFrom inputs: ContentDigest) throws(FileSystemError) -> Bool {
+        try kept(path, at: position, madeFrom: inputs) != nil
+    }
+
+    /// `keep`, with the record of the file kept (its size for the page that links it); nil when it is not.
+    mutating func kept(_ path: String, at position: Int? = nil, madeFrom inputs: ContentDigest) throws(FileSystemError) -> OwnedFile? {
         let (position, existing) = try self.existing(path, at: position)
-        guard let existing, existing.hash != nil, existing.inputs == inputs else { return false }
+        guard let existing, existing.hash != nil, existing.inputs == inputs else { return nil }
         planned[position].state = .kept
-        return true
+        return existing
     }
 
     /// Stages `bytes` as the file at `path` (relative to the output folder, announced to `plan`), recording
@@ -357,16 +362,32 @@ struct SiteWriter {
     /// A `scratch` file's bytes, written from any thread (a new file in the staging folder).
     func fill(scratch name: String, with bytes: [UInt8]) throws(FileSystemError) { try tmp.writeNew(name, bytes) }
 
-    /// Stages a file made at a `scratch` path as `path` (announced to `plan`).
-    mutating func adopt(scratch name: String, as path: String) throws(FileSystemError) {
-        let hash = try records.hasher.digest(tmp.openFile(name))
-        let (position, existing) = try self.existing(path, at: nil)
+    /// A new scratch file in the staging folder, created here (O_EXCL, O_NOFOLLOW) and open for writing: its
+    /// name (for `adopt` or `discard`), its path for messages, and the descriptor, which the caller closes.
+    mutating func createScratch() throws(FileSystemError) -> (name: String, path: String, descriptor: Int32) {
+        let name = nextTemporary()
+        return (name, tmp.display(name), try tmp.createNew(name))
+    }
+
+    /// Stages a file made at a `scratch` path as `path` (announced to `plan`; `position`, when known, is where).
+    /// `hash` is its content hash when the caller hashed the bytes as it wrote them (else it is read here);
+    /// `inputs`, what it was made from, as for `write`.
+    mutating func adopt(scratch name: String, as path: String, at position: Int? = nil, hash known: ContentDigest? = nil,
+                        inputs: ContentDigest? = nil) throws(FileSystemError) {
+        let hash: ContentDigest
+        if let known { hash = known } else { hash = try records.hasher.digest(tmp.openFile(name)) }
+        let (position, existing) = try self.existing(path, at: position)
         if let existing, existing.hash == hash {
             tmp.remove(name)
             planned[position].state = .kept
+            if existing.inputs != inputs {
+                var record = existing
+                record.inputs = inputs
+                planned[position].existing = .other(record)
+            }
             return
         }
-        try stage(name, as: path, at: position, hash: hash)
+        try stage(name, as: path, at: position, hash: hash, inputs: inputs)
     }
 
     /// Removes a scratch file that will not be staged.

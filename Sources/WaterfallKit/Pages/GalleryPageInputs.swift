@@ -35,6 +35,13 @@ struct GalleryPageInputs {
         var duration: String?
     }
 
+    /// The album's archive of its originals (`zip`): where it is, how many photos it holds, its size.
+    struct Download: Equatable, Sendable {
+        var path: String
+        var photos: Int
+        var bytes: Int
+    }
+
     var path: String
     var title: String
     var description: String?
@@ -48,6 +55,8 @@ struct GalleryPageInputs {
     /// The album's cover view image and its words, for link previews.
     var cover: PhotoPageInputs.Image?
     var coverAlt: String
+    /// The album's archive, on every one of its gallery pages; nil without one.
+    var download: Download?
 
     func digest(site: ContentDigest) -> ContentDigest {
         var builder = DigestBuilder(capacity: 64 * (tiles.count + 4))
@@ -70,6 +79,9 @@ struct GalleryPageInputs {
         builder.add(cover?.width ?? -1)
         builder.add(cover?.height ?? -1)
         builder.add(coverAlt)
+        builder.add(download?.path)
+        builder.add(download?.photos ?? -1)
+        builder.add(download?.bytes ?? -1)
         return builder.digest
     }
 

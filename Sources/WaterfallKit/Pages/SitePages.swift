@@ -8,6 +8,9 @@ struct SitePages: Sendable {
     let siteDigest: ContentDigest
     /// What every gallery page depends on besides its own inputs: the same, and the layout's settings.
     let galleryDigest: ContentDigest
+    /// Each album's archive of its originals, by the album's folder in the site (`zip`; known once the
+    /// archives are written or kept, before the pages are rendered).
+    var downloads: [String: GalleryPageInputs.Download] = [:]
 
     /// A page to write: its inputs' digest when the page is known to depend on nothing else (a writer may
     /// keep the page it made from the same digest), and how to render it.
@@ -151,7 +154,7 @@ struct SitePages: Sendable {
             trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos),
             albumPath: album.sitePath, number: number, pageCount: count,
             cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
-            coverAlt: album.cover?.photo.label ?? "")
+            coverAlt: album.cover?.photo.label ?? "", download: downloads[album.sitePath])
     }
 
     private func pageCount(_ album: Album) -> Int {
@@ -216,6 +219,10 @@ struct SitePages: Sendable {
         context["tiles"] = .list(tiles)
         context["empty"] = .bool(tiles.isEmpty)
         context["photoCountText"] = .string(page.photoCount)
+        context["download"] = page.download.map { download -> TemplateValue in
+            ["href": .string(SitePath.url(from: path, to: download.path)), "count": .string(Self.count(download.photos)),
+             "size": .string(ByteCount.size(download.bytes))]
+        } ?? .null
         context["pager"] = page.pageCount == 1 ? .null : pager(album: page.albumPath, number: page.number, of: page.pageCount, from: path)
         context["share"] = share(page.trail.first?.title)?.value(page: path, title: page.title, description: page.description,
                                                                  image: page.cover, imageAlt: page.coverAlt) ?? .null

@@ -240,6 +240,29 @@ struct BuildCache: Sendable {
         return (try? hasher.digest(file)) == digest
     }
 
+    /// Whether the store's file of an original is the photo's own file, hard-linked in (`originals` `link`,
+    /// or the albums' archives), as the scan saw it: the same device and inode, size and time stamp, for a
+    /// photo whose entry the cache found by that size and time stamp (`content`, its content hash). Its
+    /// content is then the photo's, as far as the cache trusts any unchanged photo, and no byte is read: the
+    /// originals the albums' archives need are not in the site, where the output's records would prove them,
+    /// and hashing them all again would cost every rebuild a read of the whole input.
+    func holdsLinkedInput(_ derived: Derived, identity: FileIdentity, status: FileStatus, content: String) -> Bool {
+        guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file, Int(info.st_size) == derived.bytes,
+              let hash = derived.hash, hash == ContentDigest(hex: content) else { return false }
+        return FileIdentity(info) == identity && FileStatus(info) == status
+    }
+
+    /// Removes a stored file found not to be what its entry says (an original edited in place, its time stamp
+    /// set back, after the store linked it): the photo's next build, not finding it, reads the photo again.
+    /// Only a name the store gives (a digest and a known suffix) is removed.
+    func drop(stored name: String) {
+        guard Self.isOwnName(name, suffixes: Self.imageSuffixes) else { return }
+        folder.images.remove(name)
+    }
+
+    /// The endings of the store's names.
+    private static let imageSuffixes = [".jpg", ".png", ".webp", ".avif", ".mp4", ".webm", originalSuffix]
+
     /// A path for a new temporary file in the cache (on its file system, so a rename moves it in); the
     /// C encoders create it exclusively.
     func temporaryPath(_ label: String) -> String { folder.tmp.childPath(temporaryName(label)) }
@@ -342,8 +365,7 @@ struct BuildCache: Sendable {
         for name in Self.ownNames(in: folder.photos, suffixes: [".json"]) where !entries.contains(UInt64(name.prefix(16), radix: 16)!) {
             if folder.photos.remove(name) { removed += 1 }
         }
-        for name in Self.ownNames(in: folder.images, suffixes: [".jpg", ".png", ".webp", ".avif", ".mp4", ".webm", Self.originalSuffix])
-            where !images.contains(name) {
+        for name in Self.ownNames(in: folder.images, suffixes: Self.imageSuffixes) where !images.contains(name) {
             if folder.images.remove(name) { removed += 1 }
         }
         return removed
@@ -352,11 +374,17 @@ struct BuildCache: Sendable {
     /// Entries (not folders) of `folder` named as the cache names its files: sixteen hex digits and a suffix.
     private static func ownNames(in folder: FolderHandle, suffixes: [String]) -> [String] {
         ((try? folder.list()) ?? []).compactMap { entry in
-            guard entry.kind != .folder, let name = entry.text, let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return nil }
-            let stem = name.dropLast(suffix.count)
-            // By bytes: a cache of 100,000 photos lists some 400,000 names.
-            return stem.utf8.count == 16 && stem.utf8.allSatisfy(isLowerHex) ? name : nil
+            guard entry.kind != .folder, let name = entry.text, isOwnName(name, suffixes: suffixes) else { return nil }
+            return name
         }
+    }
+
+    /// Whether `name` is one the cache gives its files: sixteen hex digits and one of `suffixes`.
+    private static func isOwnName(_ name: String, suffixes: [String]) -> Bool {
+        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        let stem = name.dropLast(suffix.count)
+        // By bytes: a cache of 100,000 photos lists some 400,000 names.
+        return stem.utf8.count == 16 && stem.utf8.allSatisfy(isLowerHex)
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {

@@ -20,6 +20,22 @@ struct ContentHasher: Sendable {
         return mac.tag(bytes)
     }
 
+    /// Hands C code that hashes bytes as it streams them (archive/zip_writer.c) what it hashes with: the
+    /// prepared keyed state, or nil for the plain hash.
+    func withState<Result>(_ body: (UnsafePointer<UInt8>?) -> Result) -> Result {
+        guard let mac else { return body(nil) }
+        return mac.withPreparedState { body($0) }
+    }
+
+    /// The digest C code hashing with `withState`'s state wrote as 16 bytes: the keyed tag, or the plain
+    /// hash's two words in the machine's order.
+    func digest(streamed bytes: [UInt8]) -> ContentDigest {
+        guard mac == nil else { return RecordMAC.digest(bytes) }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyBytes(from: bytes.prefix(16)) }
+        return ContentDigest(words)
+    }
+
     /// The hash of a whole open file, read from its start.
     func digest(_ file: OpenFile) throws(FileSystemError) -> ContentDigest {
         guard let mac else { return try file.contentDigest() }

@@ -59,6 +59,11 @@ struct RecordMAC: Sendable {
         return status == 0 ? Self.digest(tag) : nil
     }
 
+    /// The prepared keyed state, for C code that hashes as it reads or writes (the album archives' writer).
+    func withPreparedState<Result>(_ body: (UnsafePointer<UInt8>) -> Result) -> Result {
+        prepared.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// A tag made over bytes given in parts (a file written in blocks).
     func stream() -> Stream { Stream(state: prepared) }
 

@@ -15,6 +15,7 @@ enum SiteInputs {
                        jobs: Int = Parallelism.available) -> ContentDigest {
         var builder = DigestBuilder(capacity: 16 * photos.count + 4096)
         builder.add(Versions.siteInputs)
+        builder.add(Versions.zip)
         builder.add(siteDigest)
         builder.add(galleryDigest)
         // Plain structs, enums and arrays of them: the same text for the same values in every run.

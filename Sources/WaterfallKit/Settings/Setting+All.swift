@@ -172,6 +172,19 @@ extension Setting {
                 flag: ("--originals", "P")) { reader, value, configuration throws(SettingProblem) in
             configuration.originals = try reader.choice(value, "originals", SiteConfiguration.OriginalsPolicy.allCases.map { ($0.rawValue, $0) })
         },
+        Setting(key: "zip", kind: "boolean",
+                about: "give every album an archive of its own originals (`ALBUM/originals/NAME.zip`, photos and videos as "
+                    + "they are, metadata included), linked from its pages with its size; see [Downloads](downloads.md)",
+                range: "", defaultText: { "\($0.zip)" }, flag: ("--zip", "")) { reader, value, configuration throws(SettingProblem) in
+            configuration.zip = try reader.bool(value, "zip")
+        },
+        Setting(key: "zipMaxBytes", kind: "whole number (bytes)",
+                about: "an album whose originals come to more gets no archive, and the build says so",
+                range: "\(text(SettingLimits.zipMaxBytes)) (16 TiB)",
+                defaultText: { "\($0.zipMaxBytes) (4 GB: no Zip64 needed, so every unzip tool opens it)" }) {
+            reader, value, configuration throws(SettingProblem) in
+            configuration.zipMaxBytes = try reader.integer(value, "zipMaxBytes", in: SettingLimits.zipMaxBytes)
+        },
         Setting(key: "perPage", kind: "whole number", about: "photos per gallery page", range: text(SettingLimits.perPage),
                 defaultText: { "\($0.perPage)" }) { reader, value, configuration throws(SettingProblem) in
             configuration.perPage = try reader.integer(value, "perPage", in: SettingLimits.perPage)

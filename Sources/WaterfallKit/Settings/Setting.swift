@@ -15,7 +15,8 @@ struct Setting: Sendable {
     var range: String
     /// Its default, for the docs (Markdown), from a configuration made with every default.
     var defaultText: @Sendable (SiteConfiguration) -> String
-    /// Its command-line flag (`--max-crop`) and the word the help writes for its value (`S`).
+    /// Its command-line flag (`--max-crop`) and the word the help writes for its value (`S`); a switch
+    /// (`--zip`, a boolean turned on) has none (`""`), and takes `--zip=false` too.
     var flag: (name: String, value: String)?
     /// Whether an album's own `waterfall.json` may set it; else only the top folder's.
     var album = false
@@ -41,7 +42,7 @@ struct Setting: Sendable {
     var helpLines: String {
         guard let flag else { return "" }
         let text = Self.plain(about + (range.isEmpty ? "" : ", \(range)") + " (default: \(defaultText(SiteConfiguration())))")
-        let lead = "  \(flag.name) \(flag.value)".padding(toLength: 23, withPad: " ", startingAt: 0)
+        let lead = "  \(flag.name)\(flag.value.isEmpty ? "" : " " + flag.value)".padding(toLength: 23, withPad: " ", startingAt: 0)
         return TextWrap.lines(text, width: 94 - lead.count).enumerated().map { index, line in
             (index == 0 ? lead : String(repeating: " ", count: lead.count)) + line
         }.joined(separator: "\n")
@@ -59,7 +60,7 @@ struct Setting: Sendable {
 
     /// The row of docs/configuration.md's table.
     var tableRow: String {
-        "| `\(key)` | \(flag.map { "`\($0.name) \($0.value)`" } ?? "") | \(about.isEmpty ? kind : "\(kind): \(about)") | \(range) | "
+        "| `\(key)` | \(flag.map { "`\($0.name)\($0.value.isEmpty ? "" : " " + $0.value)`" } ?? "") | \(about.isEmpty ? kind : "\(kind): \(about)") | \(range) | "
             + "\(defaultText(SiteConfiguration())) |"
     }
 

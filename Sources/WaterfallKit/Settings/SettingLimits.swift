@@ -45,4 +45,7 @@ enum SettingLimits {
     static let maxCrop = 0.0...0.5
     /// The footer's height.
     static let footerHeight = 0.0...10_000
+    /// The most an album's originals may come to for it to get an archive: 16 TiB, a file size every file
+    /// system that holds a site allows, and far beyond any album anyone downloads whole.
+    static let zipMaxBytes = 1...(1 << 44)
 }

@@ -14,7 +14,7 @@ extension SiteConfiguration {
     /// or nil. The engine would say the same later; this says it in the file's words, before any work.
     func layoutProblem() -> String? {
         let sorted = bands.sorted { $0.minWidth < $1.minWidth }
-        for (setting, band) in zip(sorted, layoutBands) {
+        for (setting, band) in Swift.zip(sorted, layoutBands) {
             let configuration = band.configuration(basedOn: layoutConfiguration)
             guard configuration.itemWidth(forContainerWidth: band.minimumWidth) <= 0 else { continue }
             let insets = configuration.edgeInsets

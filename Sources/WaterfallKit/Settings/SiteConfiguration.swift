@@ -53,6 +53,13 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var densities = [1, 2, 3]
     /// Whether the originals are published beside the derived images.
     public var originals = OriginalsPolicy.none
+    /// Whether every album gets an archive of its own originals (`ALBUM/originals/NAME.zip`), linked from its
+    /// pages.
+    public var zip = false
+    /// An album whose originals come to more than this gets no archive (the build says so). 4 GB, just
+    /// under 4 GiB: an archive that size needs no Zip64 record (every offset and size fits in 32 bits, its
+    /// headers included), so every unzip tool opens it, and it fits on a FAT32 stick.
+    public var zipMaxBytes = 4_000_000_000
     /// Where the site will be published; with it, pages get link-preview tags and the site a feed and a
     /// sitemap (which need absolute URLs). Without it, none of these.
     public var baseURL: BaseURL?
@@ -63,6 +70,11 @@ public struct SiteConfiguration: Sendable, Equatable {
     var resolvedDenseQuality: Int {
         denseQuality ?? max(SettingLimits.quality.lowerBound, quality - ThumbnailRequest.defaultDenseQualityDrop)
     }
+
+    /// How the cache's store takes the originals in: as `originals` says, and when only the archives need
+    /// them, as `link` does (a hard link to the very file read, where the cache is on its file system: the
+    /// archives cost no copy of the input).
+    var storedOriginals: OriginalsPolicy { originals != .none ? originals : zip ? .link : .none }
 
     /// A settings file larger than this is not one.
     static let maximumFileBytes = 1 << 20

@@ -32,14 +32,18 @@ enum Versions {
     static let poster = "poster-1"
     /// A published video as VideoRequest copies or converts it (with FFmpeg's version beside it).
     static let video = "video-1"
+    /// An album's archive of its originals as archive/zip_writer.c writes it (each entry's fields, the
+    /// options libarchive is given) and as AlbumArchive names its entries: part of each archive's inputs
+    /// digest, so a bump writes every archive again.
+    static let zip = "zip-1"
 
     // MARK: Pages and the site
 
     /// Part of every page's digest, with the renderer's identity (`RendererIdentity`): bump whenever the
     /// values `SitePages` gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed. 2: videos; 3: a tile's priority apart from its eager loading,
-    /// a srcset for the view; 4: sketches.
-    static let pages = "pages-4"
+    /// a srcset for the view; 4: sketches; 5: an album's archive (`download`).
+    static let pages = "pages-5"
     /// Bump when what a site is made from gains an input `SiteInputs` does not see.
     static let siteInputs = "site-inputs-1"
 

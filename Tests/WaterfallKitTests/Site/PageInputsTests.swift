@@ -88,7 +88,8 @@ struct PageInputsTests {
         GalleryPageInputs(
             path: "a/index.html", title: "Album", description: "About", trail: [.init(path: "index.html", title: "Photos")],
             tiles: [tile], photoCount: "3 photos", albumPath: "a", number: 1, pageCount: 2,
-            cover: .init(path: "a/v.jpg", width: 40, height: 30), coverAlt: "B")
+            cover: .init(path: "a/v.jpg", width: 40, height: 30), coverAlt: "B",
+            download: .init(path: "a/originals/a.zip", photos: 3, bytes: 123_456))
     }
 
     @Test func everyFieldOfAGalleryPageReachesItsDigest() {
@@ -96,9 +97,17 @@ struct PageInputsTests {
             ("path", { $0.path += "x" }), ("title", { $0.title += "x" }), ("description", { $0.description = nil }),
             ("trail", { $0.trail[0].path += "x" }), ("tiles", { $0.tiles.append(Self.tile) }), ("photoCount", { $0.photoCount += "x" }),
             ("albumPath", { $0.albumPath += "x" }), ("number", { $0.number += 1 }), ("pageCount", { $0.pageCount += 1 }),
-            ("cover", { $0.cover?.width += 1 }), ("coverAlt", { $0.coverAlt += "x" }),
+            ("cover", { $0.cover?.width += 1 }), ("coverAlt", { $0.coverAlt += "x" }), ("download", { $0.download = nil }),
         ]
         Self.expectEveryField(of: Self.galleryPage, page, digest: { $0.digest(site: Self.site) })
+        let download: [Change<GalleryPageInputs.Download>] = [
+            ("path", { $0.path += "x" }), ("photos", { $0.photos += 1 }), ("bytes", { $0.bytes += 1 }),
+        ]
+        Self.expectEveryField(of: Self.galleryPage.download!, download, digest: { download in
+            var page = Self.galleryPage
+            page.download = download
+            return page.digest(site: Self.site)
+        })
         func digest(_ tile: GalleryPageInputs.Tile) -> ContentDigest {
             var page = Self.galleryPage
             page.tiles = [tile]

@@ -53,6 +53,7 @@ struct SettingTests {
             "maxPixels": ("1000", .int(1000), "2.5"), "formats": ("avif,jpeg", .array([.string("avif"), .string("jpeg")]), "jpeg,avif"),
             "originals": ("copy", .string("copy"), "all"), "viewSize": ("1600", .int(1600), "8"),
             "zoomSize": ("4096", .int(4096), "-1"),
+            "zip": ("true", .bool(true), "yes"),
             "baseURL": ("https://example.com/", .string("https://example.com/"), "mailto:me"),
         ]
         let flagged = Setting.all.filter { $0.flag != nil }
@@ -78,5 +79,18 @@ struct SettingTests {
         let keys = Setting.all.map(\.key), flags = Setting.all.compactMap(\.flag?.name)
         #expect(Set(keys).count == keys.count && Set(flags).count == flags.count)
         #expect(Setting.all.filter(\.album).map(\.key) == ["title", "description", "sort", "reverse"])
+    }
+
+    /// A switch (`--zip`) takes no value: named alone it is on, `--zip=false` turns it off, and the word after
+    /// it is not taken as its value.
+    @Test func aSwitchTakesNoValue() throws {
+        let on = try #require(try BuildCommand.parse([Array("--zip".utf8), Array("Photos".utf8)]))
+        #expect(on.options.settings.map(\.0) == ["zip"] && on.options.settings.map(\.1) == ["true"])
+        #expect(on.input.text == "Photos")
+        let off = try #require(try BuildCommand.parse([Array("--zip=false".utf8)]))
+        #expect(off.options.settings.map(\.1) == ["false"])
+        #expect(throws: UsageError.self) { try BuildCommand.parse([Array("--zip=maybe".utf8)]) }
+        #expect(BuildCommand.help.contains("  --zip                give every album an archive"))
+        #expect(Setting.named("zip")!.tableRow.hasPrefix("| `zip` | `--zip` | boolean"))
     }
 }
