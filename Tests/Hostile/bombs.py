@@ -9,7 +9,7 @@ can tell such a file on disk by its hash whatever it is named or moved to:
 - a bomb may be published or skipped (a GIF's first frame may make a tile while its animation is refused), but
   never at the cost of a crash, a hang, or more memory than invariant 8 allows.
 
-Written with Tests/Tools/heifbox.py and gifbytes.py (standard library only); the coded HEVC and AV1 tiles are
+Written with Tests/Tools/heifbox.py, gifbytes.py and pngbytes.py (standard library only); the coded HEVC and AV1 tiles are
 those of the committed still.heic and still.avif.
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "Tools"))
 
 import gifbytes as gif  # noqa: E402
+import pngbytes  # noqa: E402
 from heifbox import Coded, full_box, grid_descriptor, heif_file, ispe  # noqa: E402
 
 FORMATS = REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "formats"
@@ -151,6 +152,8 @@ BOMBS = {
     # Memory: a canvas under the pixel cap, and next to nothing on it.
     "WebP: 16000×15000 canvas, three 1×1 frames": (".webp", lambda: webp_animation(16000, 15000, 3)),
     "GIF: 16000×15000 screen, three 1×1 frames": (".gif", lambda: gif_animation(16000, 15000, 3)),
+    # An interlaced PNG is held whole (Adam7): 15800×15800 16-bit RGBA in 1.9 MB is 953 MiB once decoded.
+    "PNG: Adam7 15800×15800, 16-bit RGBA": (".png", lambda: pngbytes.png(15800, 15800, 16, "rgba", interlace=True)),
     # Time: canvas × frames over the animation budget, noticed frame by frame by a naive reader.
     "GIF: 9,999 1×1 frames on 448×448": (".gif", lambda: gif_animation(448, 448, 9999)),
     "GIF: 9,999 1×1 frames on 1000×1000": (".gif", lambda: gif_animation(1000, 1000, 9999)),

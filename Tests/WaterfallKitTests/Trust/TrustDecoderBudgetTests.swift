@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Every decode keeps to the 512 MiB decoding budget (docs/safety.md, the hostile test's invariant 8): what
+/// would need more is refused from its header, before a pixel is decoded, and costs that photo alone. On the
+/// real binary, with files made by Tests/Tools/pngbytes.py.
+struct TrustDecoderBudgetTests {
+    /// The hostile tester's file: a 1.9 MB Adam7 PNG of 15800×15800 16-bit RGBA. libpng must hold an
+    /// interlaced image whole (953 MiB after the transforms to 8 bits a sample): it was decoded, in 23 s and
+    /// with 1 GB resident. A 1-bit palette image counts as what it expands to (three bytes a pixel).
+    @Test func anInterlacedPNGOverTheBudgetIsRefusedFromItsHeader() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Fixtures.inRepository("SampleGallery/gravel.png"), as: "gravel.png")
+        try GeneratedImages.png(input.path + "/adam7.png", 15800, 15800, depth: 16, colour: "rgba", interlaced: true)
+        try GeneratedImages.png(input.path + "/palette.png", 14000, 14000, depth: 1, colour: "palette", interlaced: true)
+        let started = Date()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path + "/site", "--report", "json", "--quiet"])
+        #expect(run.status == 0 && !run.signalled, "\(run.stderr)")
+        // Refused from the header: no decoding at all (a decode took 23 s).
+        #expect(Date().timeIntervalSince(started) < 10)
+        let report = try TrustIsolationTests.report(run)
+        #expect(report["photos"] as? Int == 1)
+        let limit = "PNG needs more than the 512 MiB decoding limit (a large interlaced file: "
+        #expect(TrustIsolationTests.skipped(report) == ["adam7.png": limit + "953 MiB held whole)",
+                                                        "palette.png": limit + "561 MiB held whole)"])
+        let resized = try WaterfallProcess.run(["resize", input.path + "/adam7.png", "-o", output.path + "/resized", "--width", "100"])
+        #expect(resized.status == 1 && !resized.signalled)
+        #expect(resized.stderr.contains("adam7.png: \(limit)953 MiB held whole)"), "\(resized.stderr)")
+    }
+}
