@@ -1,7 +1,8 @@
 import Foundation
 
-/// Images made for the tests by Tests/Tools/pngbytes.py: large in pixels, small in bytes (one colour), so that
-/// what a photo costs to decode or to derive can be tested without committing megabytes.
+/// Images made for the tests by Tests/Tools/pngbytes.py and Tests/Hostile/bombs.py: large in pixels, small in
+/// bytes (one colour, one tile), so that what a photo costs to decode or to derive can be tested without
+/// committing megabytes.
 enum GeneratedImages {
     /// A `width`×`height` PNG of zeros at `path`: `depth` bits a sample, `colour` one of `gray`, `rgb`, `rgba`
     /// or `palette`, Adam7 when `interlaced`.
@@ -11,6 +12,15 @@ enum GeneratedImages {
         let tool = VideoFixtures.toolsFolder.appendingPathComponent("pngbytes.py").path
         try VideoFixtures.run("/usr/bin/python3", [tool, path, "\(width)", "\(height)", "--depth", "\(depth)", "--colour", colour]
                               + (interlaced ? ["--interlace"] : []))
+        return path
+    }
+
+    /// The bytes of a Python expression over Tests/Hostile/bombs.py (`bombs.webp_lossless(12000, 12000)`) at `path`.
+    @discardableResult
+    static func bomb(_ expression: String, _ path: String) throws -> String {
+        let hostile = VideoFixtures.toolsFolder.deletingLastPathComponent().appendingPathComponent("Hostile").path
+        let script = "import sys; sys.path.insert(0, sys.argv[1]); import bombs; open(sys.argv[2], 'wb').write(\(expression))"
+        try VideoFixtures.run("/usr/bin/python3", ["-c", script, hostile, path])
         return path
     }
 }
