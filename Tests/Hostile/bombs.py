@@ -165,6 +165,16 @@ def gif_restoring(width: int, height: int, restoring_frame: int) -> bytes:
     return gif.screen(width, height, [(0, 0, 0), (255, 0, 0)]) + gif.netscape(0) + frames + gif.TRAILER
 
 
+def tiled_grid(brand: bytes, width: int, height: int) -> bytes:
+    """A grid of about `width`×`height` made of one coded tile named again for every cell (some 20 KB): libheif
+    assembles it in one image of planes, and converts that to RGB."""
+    c = coded(brand)
+    columns, rows = width // c.width, height // c.height
+    grid = {"id": 1, "type": b"grid", "data": grid_descriptor(rows, columns, columns * c.width, rows * c.height),
+            "properties": [ispe(columns * c.width, rows * c.height), PIXI]}
+    return heif_file(brand, [grid, _tile(brand, 2)], 1, [(b"dimg", 1, [2] * (rows * columns))])
+
+
 # -- the catalogue: (name, extension, bytes), by kind
 
 RINGS = {
@@ -187,12 +197,14 @@ BOMBS = {
     "WebP: 16000×15000 canvas, three 1×1 frames": (".webp", lambda: webp_animation(16000, 15000, 3)),
     "GIF: 16000×15000 screen, three 1×1 frames": (".gif", lambda: gif_animation(16000, 15000, 3)),
     # Memory a decoder holds beyond its output: an interlaced PNG whole (Adam7: 15800×15800 16-bit RGBA in 1.9 MB
-    # is 953 MiB decoded), a lossless WebP whole as ARGB, libwebp's lossless frames beside its two canvases, and a
-    # GIF's second canvas for "restore previous".
+    # is 953 MiB decoded), a lossless WebP whole as ARGB, libwebp's lossless frames beside its two canvases, a
+    # GIF's second canvas for "restore previous", a HEIF grid's planes beside its RGB.
     "PNG: Adam7 15800×15800, 16-bit RGBA": (".png", lambda: pngbytes.png(15800, 15800, 16, "rgba", interlace=True)),
     "WebP: lossless 12000×12000 in 30 bytes": (".webp", lambda: webp_lossless(12000, 12000)),
     "WebP: 8000×8000, two lossless frames": (".webp", lambda: webp_lossless_animation(8000, 8000, 2)),
     "GIF: 11500×11500, its second frame restores": (".gif", lambda: gif_restoring(11500, 11500, 2)),
+    "HEIC: a 12800×13400 grid of one tile": (".heic", lambda: tiled_grid(b"heic", 12800, 13400)),
+    "AVIF: a 12800×13400 grid of one tile": (".avif", lambda: tiled_grid(b"avif", 12800, 13400)),
     # Time: canvas × frames over the animation budget, noticed frame by frame by a naive reader.
     "GIF: 9,999 1×1 frames on 448×448": (".gif", lambda: gif_animation(448, 448, 9999)),
     "GIF: 9,999 1×1 frames on 1000×1000": (".gif", lambda: gif_animation(1000, 1000, 9999)),

@@ -31,14 +31,18 @@ struct TrustDecoderBudgetTests {
     /// The same class in the other formats, each a small file that took a decoder past 512 MiB and is now
     /// refused from its headers: libwebp's lossless decoder holds the image whole as 32-bit ARGB (675 MiB for
     /// the 30-byte 12000×12000 still), and a lossless frame beside an animation's two canvases (842 MiB); a GIF
-    /// keeps a second canvas for a later frame that restores what was under it (605 MiB). A lossless WebP of
-    /// one colour that libwebp stores packed (a palette first: eight pixels a word) is still published.
+    /// keeps a second canvas for a later frame that restores what was under it (605 MiB); libheif holds a
+    /// grid's planes beside the RGB it converts them to (1005 and 1011 MiB for 20 KB grids, HEIC and AVIF). A
+    /// lossless WebP of one colour that libwebp stores packed (a palette first: eight pixels a word) is still
+    /// published.
     @Test func whatOtherDecodersHoldWholeCountsAgainstTheBudget() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         try GeneratedImages.bomb("bombs.webp_lossless(12000, 12000)", input.path + "/lossless.webp")
         try GeneratedImages.bomb("bombs.webp_lossless(12000, 12000, palette=True)", input.path + "/palette.webp")
         try GeneratedImages.bomb("bombs.webp_lossless_animation(8000, 8000, 2)", input.path + "/animation.webp")
         try GeneratedImages.bomb("bombs.gif_restoring(11500, 11500, 2)", input.path + "/restoring.gif")
+        try GeneratedImages.bomb("bombs.tiled_grid(b'heic', 12800, 13400)", input.path + "/grid.heic")
+        try GeneratedImages.bomb("bombs.tiled_grid(b'avif', 12800, 13400)", input.path + "/grid.avif")
         let run = try WaterfallProcess.run(["build", input.path, "-o", output.path + "/site", "--report", "json", "--quiet"])
         #expect(run.status == 0 && !run.signalled, "\(run.stderr)")
         let report = try TrustIsolationTests.report(run)
@@ -47,6 +51,8 @@ struct TrustDecoderBudgetTests {
             "lossless.webp": "WebP needs more than the 512 MiB decoding limit (a large lossless file: 653 MiB held whole)",
             "animation.webp": "a 8000×8000 WebP canvas would need 732 MiB, over the 512 MiB limit",
             "restoring.gif": "a 11500×11500 GIF canvas would need 1008 MiB, over the 512 MiB limit",
+            "grid.heic": "decoding this HEIF would need 981 MiB, over the 512 MiB limit",
+            "grid.avif": "decoding this AVIF would need 981 MiB, over the 512 MiB limit",
         ])
     }
 }
