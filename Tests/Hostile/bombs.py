@@ -9,7 +9,7 @@ can tell such a file on disk by its hash whatever it is named or moved to:
 - a bomb may be published or skipped (a GIF's first frame may make a tile while its animation is refused), but
   never at the cost of a crash, a hang, or more memory than invariant 8 allows.
 
-Written with Tests/Tools/heifbox.py and gifbytes.py (standard library only); the coded HEVC and AV1 tiles are
+Written with Tests/Tools/heifbox.py, gifbytes.py and pngbytes.py (standard library only); the coded HEVC and AV1 tiles are
 those of the committed still.heic and still.avif.
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "Tools"))
 
 import gifbytes as gif  # noqa: E402
+import pngbytes  # noqa: E402
 from heifbox import Coded, full_box, grid_descriptor, heif_file, ispe  # noqa: E402
 
 FORMATS = REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "formats"
@@ -124,10 +125,54 @@ def webp_animation(width: int, height: int, frames: int) -> bytes:
     return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
+def webp_lossless_bitstream(width: int, height: int, palette: bool = False) -> bytes:
+    """A VP8L bitstream of one opaque black `width`×`height` image, 9 bytes whatever its size: the header (the
+    signature, 14 bits each of width - 1 and height - 1, no alpha, version 0), no transform, no colour cache,
+    and five prefix codes of one symbol each (0, 0, 0, alpha 255, distance 0), so no bit a pixel. With
+    `palette`, the 13 bytes libwebp's encoder writes for one colour instead: a colour-indexing transform of
+    one colour first, which packs 8 pixels into each word the decoder holds."""
+    header = (width - 1) | (height - 1) << 14
+    return b"\x2f" + header.to_bytes(4, "little") + bytes.fromhex("071011fd0f4444ff03" if palette else "8888fe07")
+
+
+def webp_lossless(width: int, height: int, palette: bool = False) -> bytes:
+    """A still lossless WebP (30 bytes; 34 with `palette`): libwebp's lossless decoder holds it whole as 32-bit
+    ARGB, a word a pixel (one word for 8 with the palette)."""
+    body = b"WEBP" + _chunk(b"VP8L", webp_lossless_bitstream(width, height, palette))
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def webp_lossless_animation(width: int, height: int, frames: int) -> bytes:
+    """An animated WebP whose `frames` frames are each a lossless image of the whole canvas (34 bytes each)."""
+    vp8x = _chunk(b"VP8X", bytes([0x02, 0, 0, 0]) + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little"))
+    frame = (bytes(6) + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little") + (100).to_bytes(3, "little")
+             + b"\x02" + _chunk(b"VP8L", webp_lossless_bitstream(width, height)))
+    body = b"WEBP" + vp8x + _chunk(b"ANIM", bytes(6)) + _chunk(b"ANMF", frame) * frames
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
 def gif_animation(width: int, height: int, frames: int) -> bytes:
     """A GIF: a `width`×`height` logical screen and `frames` frames of 1×1 pixel, 23 bytes each."""
     frame = gif.control(delay=2) + gif.image(0, 0, 1, 1, [[1]])
     return (gif.screen(width, height, [(0, 0, 0), (255, 0, 0)]) + gif.netscape(0) + frame * frames + gif.TRAILER)
+
+
+def gif_restoring(width: int, height: int, restoring_frame: int) -> bytes:
+    """A GIF of three 1×1 frames on a `width`×`height` screen, frame `restoring_frame` (1-based) with disposal 3
+    (restore what was under it): after the first frame, that takes a second canvas to remember."""
+    frames = b"".join(gif.control(disposal=3 if n == restoring_frame else 1, delay=10) + gif.image(n, n, 1, 1, [[1]])
+                      for n in range(1, 4))
+    return gif.screen(width, height, [(0, 0, 0), (255, 0, 0)]) + gif.netscape(0) + frames + gif.TRAILER
+
+
+def tiled_grid(brand: bytes, width: int, height: int) -> bytes:
+    """A grid of about `width`×`height` made of one coded tile named again for every cell (some 20 KB): libheif
+    assembles it in one image of planes, and converts that to RGB."""
+    c = coded(brand)
+    columns, rows = width // c.width, height // c.height
+    grid = {"id": 1, "type": b"grid", "data": grid_descriptor(rows, columns, columns * c.width, rows * c.height),
+            "properties": [ispe(columns * c.width, rows * c.height), PIXI]}
+    return heif_file(brand, [grid, _tile(brand, 2)], 1, [(b"dimg", 1, [2] * (rows * columns))])
 
 
 # -- the catalogue: (name, extension, bytes), by kind
@@ -151,6 +196,15 @@ BOMBS = {
     # Memory: a canvas under the pixel cap, and next to nothing on it.
     "WebP: 16000×15000 canvas, three 1×1 frames": (".webp", lambda: webp_animation(16000, 15000, 3)),
     "GIF: 16000×15000 screen, three 1×1 frames": (".gif", lambda: gif_animation(16000, 15000, 3)),
+    # Memory a decoder holds beyond its output: an interlaced PNG whole (Adam7: 15800×15800 16-bit RGBA in 1.9 MB
+    # is 953 MiB decoded), a lossless WebP whole as ARGB, libwebp's lossless frames beside its two canvases, a
+    # GIF's second canvas for "restore previous", a HEIF grid's planes beside its RGB.
+    "PNG: Adam7 15800×15800, 16-bit RGBA": (".png", lambda: pngbytes.png(15800, 15800, 16, "rgba", interlace=True)),
+    "WebP: lossless 12000×12000 in 30 bytes": (".webp", lambda: webp_lossless(12000, 12000)),
+    "WebP: 8000×8000, two lossless frames": (".webp", lambda: webp_lossless_animation(8000, 8000, 2)),
+    "GIF: 11500×11500, its second frame restores": (".gif", lambda: gif_restoring(11500, 11500, 2)),
+    "HEIC: a 12800×13400 grid of one tile": (".heic", lambda: tiled_grid(b"heic", 12800, 13400)),
+    "AVIF: a 12800×13400 grid of one tile": (".avif", lambda: tiled_grid(b"avif", 12800, 13400)),
     # Time: canvas × frames over the animation budget, noticed frame by frame by a naive reader.
     "GIF: 9,999 1×1 frames on 448×448": (".gif", lambda: gif_animation(448, 448, 9999)),
     "GIF: 9,999 1×1 frames on 1000×1000": (".gif", lambda: gif_animation(1000, 1000, 9999)),

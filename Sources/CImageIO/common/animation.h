@@ -23,13 +23,14 @@ typedef struct {
 #define WF_MAX_FRAMES 10000u
 #define WF_MAX_FRAME_PIXELS 2000000000ull
 
-/* 0 when `canvases` canvases of width × height RGBA fit the decoder's memory limit (0: wf_derive's default,
- * 512 MiB, for readers given none); else -1
- * with `out` saying so ("a 16000×15000 WebP canvas would need 1831 MiB, over the 512 MiB limit"). `format`
- * names the format ("GIF", "WebP"). GIF keeps one canvas (and a second only for "restore previous"),
- * libwebp's animation decoder always two. */
-int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height, unsigned canvases, uint64_t max_memory,
-                             wf_decode_outcome *out);
+/* 0 when `canvases` canvases of width × height RGBA, and `extra` bytes more, fit the decoder's memory limit
+ * (0: wf_derive's default, 512 MiB, for readers given none); else -1 with `out` saying so ("a 16000×15000 WebP
+ * canvas would need 1831 MiB, over the 512 MiB limit"). `format` names the format ("GIF", "WebP"). GIF keeps
+ * one canvas, and a second when a frame after the first restores what was under it (disposal 3); libwebp's
+ * animation decoder always two, and what it holds at full size to decode a frame (`extra`: a lossless frame
+ * as 32-bit ARGB, a lossy one's alpha planes). */
+int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height, unsigned canvases, uint64_t extra,
+                             uint64_t max_memory, wf_decode_outcome *out);
 
 /* 0 when an animation of `frames` frames on a width × height canvas, whose frames store `frame_pixels`
  * pixels in all, is within WF_MAX_FRAMES and WF_MAX_FRAME_PIXELS; else -1 with `out` saying which. */

@@ -3,9 +3,9 @@
 
 #include "animation.h"
 
-int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height, unsigned canvases, uint64_t max_memory,
-                             wf_decode_outcome *out) {
-    uint64_t bytes = (uint64_t)width * height * 4 * canvases;
+int wf_animation_canvas_fits(const char *format, uint32_t width, uint32_t height, unsigned canvases, uint64_t extra,
+                             uint64_t max_memory, wf_decode_outcome *out) {
+    uint64_t bytes = (uint64_t)width * height * 4 * canvases + extra;
     if (max_memory == 0) max_memory = (uint64_t)WF_DEFAULT_MAX_MEMORY;
     if (bytes <= max_memory) return 0;
     wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "a %u×%u %s canvas would need %llu MiB, over the %llu MiB limit", width, height,

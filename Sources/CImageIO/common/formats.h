@@ -31,7 +31,7 @@ typedef struct {
     int (*open_frames)(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);
     /* Optional: the animation budget checked from the file's headers before an animated view opens its frames
      * (0 within it); NULL where open_frames checks it itself (WebP, from its chunks). */
-    int (*animation_budget)(wf_stream *stream, wf_decode_outcome *out);
+    int (*animation_budget)(wf_stream *stream, const wf_decode_options *options, wf_decode_outcome *out);
     /* A derived still in this format (encode.h); NULL when Waterfall never writes it. */
     wf_derive_status (*encode)(wf_encoded *out, const wf_still *still, wf_encode_note *note);
     /* Optional: the derived image made from the source's own coded data, where it would be the source itself

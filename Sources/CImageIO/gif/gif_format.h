@@ -14,9 +14,10 @@ void wf_read_gif_header(wf_stream *stream, wf_header *out);
 void wf_decode_gif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
 
 /* A GIF's animation budget from its blocks (frames counted and their sizes summed by the header walk,
- * nothing decoded), for an animated view: 0 within it, else -1 with `out` saying why. Reads the source
+ * nothing decoded), for an animated view: 0 within it, else -1 with `out` saying why; the second canvas a
+ * frame that restores what was under it needs must fit the decoder memory limit too. Reads the source
  * behind `stream` from its start, without moving `stream`. */
-int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out);
+int wf_gif_animation_budget(wf_stream *stream, const wf_decode_options *options, wf_decode_outcome *out);
 
 /* 0 and `frames` ready, or -1 with `out` saying why. The stream must stay valid until `close`. */
 int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);

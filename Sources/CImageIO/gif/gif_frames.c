@@ -28,6 +28,7 @@ typedef struct {
     size_t line_capacity;
     uint32_t shown;          /* frames handed out */
     uint64_t work;           /* pixels decoded and composed so far, against WF_MAX_FRAME_PIXELS */
+    uint64_t max_memory;     /* the decoder memory limit, which `previous` must fit beside the canvas */
     int disposal;            /* of the frame last shown, applied before the next one */
     rect last;
     GraphicsControlBlock control; /* of the frame to come */
@@ -192,7 +193,11 @@ static int decode_frame(gif_frames *f, wf_decode_outcome *out) {
     if (within_budget(f, d, out) != 0 || grow_line(f, (size_t)d->Width, out) != 0) return -1;
     f->last = clip(f, d);
     f->disposal = f->control.DisposalMode;
+    /* The canvas starts transparent: restoring what was under the first frame is clearing it, no copy. */
+    if (f->disposal == DISPOSE_PREVIOUS && f->shown == 0) f->disposal = DISPOSE_BACKGROUND;
     if (f->disposal == DISPOSE_PREVIOUS) {
+        /* A second canvas (an animated view's was budgeted from the blocks: this is the backstop). */
+        if (!f->previous && wf_animation_canvas_fits("GIF", f->width, f->height, 2, 0, f->max_memory, out) != 0) return -1;
         if (!f->previous && !(f->previous = malloc((size_t)f->width * f->height * 4))) {
             wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
             return -1;
@@ -372,12 +377,13 @@ int wf_gif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_f
         close_frames(f);
         return -1;
     }
+    f->max_memory = options ? options->max_memory : 0;
     f->width = (uint32_t)f->gif.gif->SWidth;
     f->height = (uint32_t)f->gif.gif->SHeight;
     int refused = 1;
     if (f->width == 0 || f->height == 0) {
         wf_outcome_fail(out, WF_DERIVE_ERR_CORRUPT, "corrupt GIF: a logical screen of %u×%u", f->width, f->height);
-    } else if (wf_animation_canvas_fits("GIF", f->width, f->height, 1, options ? options->max_memory : 0, out) == 0) {
+    } else if (wf_animation_canvas_fits("GIF", f->width, f->height, 1, 0, f->max_memory, out) == 0) {
         refused = 0; /* the canvas is made when a frame is first composed */
     }
     int32_t loops = 1;

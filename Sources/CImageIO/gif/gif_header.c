@@ -29,6 +29,8 @@ typedef struct {
     uint64_t frame_pixels; /* their stored sizes, summed: what decoding them all costs (animation.h) */
     int transparent;       /* a transparent colour, or a first frame smaller than the screen */
     int interlaced;
+    int disposal;          /* the next frame's, from its Graphic Control Extension */
+    int restores;          /* a frame after the first has disposal 3 (restore what was under it) */
 } walk;
 
 static int read_bytes(walk *w, uint8_t *bytes, size_t length) { return wf_stream_read(w->stream, bytes, length) == length; }
@@ -51,7 +53,7 @@ static int skip_sub_blocks(walk *w, const uint8_t **first_block, uint8_t *first,
     }
 }
 
-/* An extension: only the Graphic Control Extension matters (its transparent-colour flag). */
+/* An extension: only the Graphic Control Extension matters (its transparent-colour flag and disposal). */
 static int extension(walk *w) {
     uint8_t label;
     if (!read_bytes(w, &label, 1)) return -1;
@@ -59,6 +61,7 @@ static int extension(walk *w) {
     uint8_t first[255];
     if (skip_sub_blocks(w, &block, first, sizeof first) != 0) return -1;
     if (label == 0xF9 && block && (block[0] & 1)) w->transparent = 1;
+    if (label == 0xF9 && block) w->disposal = (block[0] >> 2) & 7;
     return 0;
 }
 
@@ -86,6 +89,9 @@ static int image(walk *w) {
         return -2;
     }
     if (skip_sub_blocks(w, NULL, NULL, 0) != 0) return -1;
+    /* (Restoring what was under the first frame is clearing it: gif_frames.c keeps no second canvas for it.) */
+    if (w->frames > 0 && w->disposal == 3) w->restores = 1;
+    w->disposal = 0;
     w->frames++;
     w->frame_pixels += (uint64_t)(descriptor[4] | descriptor[5] << 8) * (uint64_t)(descriptor[6] | descriptor[7] << 8);
     return 0;
@@ -134,9 +140,9 @@ int wf_sniff_gif(const uint8_t *bytes, size_t length) {
     return WF_STARTS_WITH(bytes, length, "GIF87a") || WF_STARTS_WITH(bytes, length, "GIF89a");
 }
 
-void wf_read_gif_header(wf_stream *stream, wf_header *out) { wf_gif_survey(stream, out, NULL); }
+void wf_read_gif_header(wf_stream *stream, wf_header *out) { wf_gif_survey(stream, out, NULL, NULL); }
 
-int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out) {
+int wf_gif_animation_budget(wf_stream *stream, const wf_decode_options *options, wf_decode_outcome *out) {
     /* A stream of its own over the same source, from its start: `stream` stays where it is. */
     wf_stream *own = malloc(sizeof *own);
     if (!own) {
@@ -147,7 +153,8 @@ int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out) {
     else wf_stream_init_memory(own, stream->memory, stream->memory_length);
     wf_header header = {.orientation = 1, .frames = 1};
     uint64_t frame_pixels = 0;
-    wf_gif_survey(own, &header, &frame_pixels);
+    int restores = 0;
+    wf_gif_survey(own, &header, &frame_pixels, &restores);
     free(own);
     if (header.status != WF_OK) {
         /* What the header refuses (more than WF_MAX_FRAMES frames, damage before the first frame). */
@@ -156,10 +163,12 @@ int wf_gif_animation_budget(wf_stream *stream, wf_decode_outcome *out) {
                         "%s", header.message);
         return -1;
     }
-    return wf_animation_within_budget("GIF", header.width, header.height, header.frames, frame_pixels, out);
+    if (wf_animation_within_budget("GIF", header.width, header.height, header.frames, frame_pixels, out) != 0) return -1;
+    return wf_animation_canvas_fits("GIF", header.width, header.height, restores ? 2 : 1, 0, options ? options->max_memory : 0,
+                                    out);
 }
 
-void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels) {
+void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels, int *restores) {
     walk w = {.stream = stream, .out = out};
     uint8_t screen[13];
     size_t got = wf_stream_read(stream, screen, sizeof screen);
@@ -187,6 +196,7 @@ void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels) {
     walk_blocks(&w);
     if (out->status != WF_OK) return;
     if (frame_pixels) *frame_pixels = w.frame_pixels;
+    if (restores) *restores = w.restores;
     out->frames = w.frames;
     out->animated = w.frames > 1;
     out->alpha = w.transparent;

@@ -26,9 +26,10 @@ int wf_gif_open(wf_gif *gif, wf_stream *stream, wf_decode_outcome *out);
 void wf_gif_close(wf_gif *gif);
 
 /* The header walk (gif_header.c) over `stream` from where it stands, at the file's start: wf_read_gif_header's
- * answer in `out`, and in `frame_pixels` (when not NULL) the frames' stored sizes summed, for the animation
- * budget. */
-void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels);
+ * answer in `out`, and for the animation budget (when not NULL) in `frame_pixels` the frames' stored sizes
+ * summed and in `restores` whether a frame after the first restores what was under it (disposal 3: a second
+ * canvas). */
+void wf_gif_survey(wf_stream *stream, wf_header *out, uint64_t *frame_pixels, int *restores);
 
 /* giflib's error `code` while reading `what` ("frame 3") as one line, "truncated GIF: …" when the file ended,
  * "corrupt GIF: …" otherwise. */

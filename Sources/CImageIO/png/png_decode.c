@@ -9,6 +9,7 @@
 #include "png_format.h"
 #include "png_support.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,21 @@ typedef struct {
     uint8_t *image;     /* interlaced files: the whole image */
     png_bytep *rows;
 } png_context;
+
+/* Adam7 needs every row before any is final, so an interlaced PNG is held whole (its rows after the transforms,
+ * and a pointer a row): the same budget as a progressive JPEG's coefficients (jpeg_decode.c), refused from the
+ * header before any pixel is decoded. A file that is not interlaced is read a row at a time. */
+static void within_budget(png_structp png, png_context *context, png_uint_32 height, size_t row_bytes,
+                          const wf_decode_options *options) {
+    uint64_t limit = options->max_memory ? options->max_memory : (uint64_t)WF_DEFAULT_MAX_MEMORY;
+    uint64_t need = (uint64_t)height * ((uint64_t)row_bytes + sizeof(png_bytep));
+    if (need <= limit) return;
+    char message[200];
+    snprintf(message, sizeof message, "PNG needs more than the %llu MiB decoding limit (a large interlaced file: %llu MiB held whole)",
+             (unsigned long long)(limit >> 20), (unsigned long long)((need + (1u << 20) - 1) >> 20));
+    context->sink_status = WF_DERIVE_ERR_LIMIT;
+    png_error(png, message);
+}
 
 static void run(png_structp png, png_infop info, png_context *context, const wf_decode_options *options,
                 wf_pixel_sink *sink, wf_decode_outcome *out) {
@@ -55,6 +71,7 @@ static void run(png_structp png, png_infop info, png_context *context, const wf_
     size_t row_bytes = png_get_rowbytes(png, info);
     if (channels < 1 || channels > 4 || row_bytes != (size_t)width * (size_t)channels)
         png_error(png, "unexpected pixel layout after expansion");
+    if (passes > 1) within_budget(png, context, height, row_bytes, options);
 
     png_charp name;
     int compression;

@@ -160,7 +160,7 @@ static int open_frames(const wf_header *header, wf_stream *stream, const wf_deri
     if (!entry || !entry->open_frames)
         wf_outcome_fail(decoded, WF_DERIVE_ERR_UNSUPPORTED, "not an animation format");
     /* A GIF's budget from its blocks before a frame is decoded (a WebP's is checked from its chunks as it opens). */
-    else if (!entry->animation_budget || entry->animation_budget(stream, decoded) == 0)
+    else if (!entry->animation_budget || entry->animation_budget(stream, &options, decoded) == 0)
         status = entry->open_frames(stream, &options, frames, decoded);
     if (status != 0) fail(out, decoded->status, decoded->message);
     return status;

@@ -5,7 +5,8 @@
  * RGBA with alpha; an animation gives its first frame composed on the canvas (through webp_frames.c), shrunk
  * by d with an alpha-weighted box filter. libwebp has no row callback, so the image is decoded into one buffer,
  * which must fit the request's decoder memory limit, and then pushed to the sink row by row. The ICC profile
- * comes from the ICCP chunk when VP8X flags one.
+ * comes from the ICCP chunk when VP8X flags one. What libwebp itself holds at full size (a lossless image
+ * whole, an alpha plane) counts against that limit too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,23 @@ static int within_memory(uint64_t bytes, uint32_t width, uint32_t height, const 
     if (options->max_memory == 0 || bytes <= options->max_memory) return 0;
     wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "decoding %u×%u needs %llu bytes, over the %llu-byte decoder memory limit",
                     width, height, (unsigned long long)bytes, (unsigned long long)options->max_memory);
+    return -1;
+}
+
+/* What libwebp holds at full size besides the output, whatever the scale it is asked for: a lossless image's
+ * decoder keeps every (packed) pixel as 32-bit ARGB (its transforms and back-references reach any earlier
+ * pixel; a 2.4 MB 12000×12000 file took 677 MiB), and a lossy one with alpha its alpha plane, and the lossless
+ * alpha stream's own plane. Refused from the header, as an interlaced PNG is (png_decode.c). */
+static int within_whole_budget(const WebPBitstreamFeatures *features, const wf_webp_layout *layout, uint64_t output,
+                               const wf_decode_options *options, wf_decode_outcome *out) {
+    uint64_t pixels = (uint64_t)features->width * (uint64_t)features->height;
+    uint64_t whole = features->format == 2 ? wf_webp_lossless_row(layout->vp8l, layout->vp8l_length, (uint32_t)features->width) * (uint64_t)features->height * 4
+                   : features->has_alpha ? pixels * 2 : 0;
+    uint64_t limit = options->max_memory ? options->max_memory : (uint64_t)WF_DEFAULT_MAX_MEMORY;
+    if (whole == 0 || output + whole <= limit) return 0;
+    wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "WebP needs more than the %llu MiB decoding limit (a large %s: %llu MiB held whole)",
+                    (unsigned long long)(limit >> 20), features->format == 2 ? "lossless file" : "file with alpha",
+                    (unsigned long long)((output + whole + (1u << 20) - 1) >> 20));
     return -1;
 }
 
@@ -53,13 +71,15 @@ static int begin(wf_pixel_sink *sink, uint32_t width, uint32_t height, int chann
     return -1;
 }
 
-static void decode_still(const uint8_t *bytes, size_t length, const WebPBitstreamFeatures *features,
+static void decode_still(const uint8_t *bytes, size_t length, const WebPBitstreamFeatures *features, const wf_webp_layout *layout,
                          const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out) {
     uint32_t d = options->scale_denom > 1 ? options->scale_denom : 1;
     uint32_t width = scaled((uint32_t)features->width, d), height = scaled((uint32_t)features->height, d);
     int channels = features->has_alpha ? 4 : 3;
     size_t stride = (size_t)width * (size_t)channels;
-    if (within_memory((uint64_t)stride * height, width, height, options, out) != 0) return;
+    if (within_memory((uint64_t)stride * height, width, height, options, out) != 0 ||
+        within_whole_budget(features, layout, (uint64_t)stride * height, options, out) != 0)
+        return;
     uint8_t *pixels = malloc(stride * height);
     if (!pixels) {
         wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory for a %u×%u image", width, height);
@@ -160,7 +180,7 @@ void wf_decode_webp(wf_stream *stream, const wf_decode_options *options, wf_pixe
     }
     wf_webp_layout layout;
     if (wf_webp_layout_for_decode(bytes, length, &layout, out) == 0) {
-        decode_still(bytes, length, &features, options, sink, out);
+        decode_still(bytes, length, &features, &layout, options, sink, out);
         if (out->status == WF_DERIVE_OK) wf_webp_take_icc(&layout, options, out);
     }
     free(bytes);

@@ -45,12 +45,13 @@ static int next_frame(void *opaque, const uint8_t **rgba, int32_t *duration_ms, 
 }
 
 /* The limits of animation.h, from the chunk headers; 0 when the animation may be decoded. libwebp's animation
- * decoder keeps two canvases (the frame being composed and the one before); the whole animation's pixels
- * count only when more than the first frame will be asked for. */
+ * decoder keeps two canvases (the frame being composed and the one before), and decoding a lossless frame
+ * holds it whole once more (an 8000×8000 animation of two lossless frames took 846 MiB); the whole animation's
+ * pixels count only when more than the first frame will be asked for. */
 static int check_limits(const wf_webp_layout *layout, int first_only, const wf_decode_options *options,
                         wf_decode_outcome *out) {
-    if (wf_animation_canvas_fits("WebP", layout->canvas_width, layout->canvas_height, 2, options ? options->max_memory : 0,
-                                 out) != 0)
+    if (wf_animation_canvas_fits("WebP", layout->canvas_width, layout->canvas_height, 2, layout->frame_whole,
+                                 options ? options->max_memory : 0, out) != 0)
         return -1;
     if (first_only) return 0;
     return wf_animation_within_budget("WebP", layout->canvas_width, layout->canvas_height, layout->frames,

@@ -96,6 +96,17 @@ void wf_webp_describe_tag(const char *tag, char *text, size_t size) {
     while (used > 0 && text[used - 1] == ' ') text[--used] = '\0'; /* "VP8 " reads as VP8 */
 }
 
+uint64_t wf_webp_lossless_row(const uint8_t *bitstream, size_t length, uint32_t width) {
+    /* The 5-byte header, then: a transform follows (1 bit), its type (2 bits: 3 is colour indexing), the
+     * colours less one (8 bits). */
+    if (!bitstream || length < 7) return width;
+    uint32_t bits = (uint32_t)bitstream[5] | (uint32_t)bitstream[6] << 8;
+    if (!(bits & 1) || ((bits >> 1) & 3) != 3) return width;
+    uint32_t colours = ((bits >> 3) & 0xFF) + 1;
+    uint32_t shift = colours <= 2 ? 3 : colours <= 4 ? 2 : colours <= 16 ? 1 : 0;
+    return ((uint64_t)width + (1u << shift) - 1) >> shift;
+}
+
 /* ---- a whole file in memory ---- */
 
 static int layout_fail(wf_webp_layout *layout, const wf_webp_walk *walk, int status) {
@@ -125,6 +136,10 @@ int wf_webp_layout_of(const uint8_t *bytes, size_t length, wf_webp_layout *layou
         layout->canvas_width = (uint32_t)width;
         layout->canvas_height = (uint32_t)height;
         layout->frames = 1;
+        if (memcmp(walk.tag, "VP8L", 4) == 0) {
+            layout->vp8l = bytes + walk.offset;
+            layout->vp8l_length = walk.size;
+        }
         return 0;
     }
     uint8_t vp8x[10];
@@ -139,12 +154,26 @@ int wf_webp_layout_of(const uint8_t *bytes, size_t length, wf_webp_layout *layou
     while ((status = wf_webp_walk_next(&walk)) == WF_WEBP_WALK_CHUNK) {
         if (memcmp(walk.tag, "ANMF", 4) == 0) {
             layout->frames++;
-            uint8_t frame[12]; /* x, y, width - 1, height - 1: 24 bits each */
-            if (walk.size >= sizeof frame && wf_webp_walk_payload(&walk, frame, sizeof frame) == 0)
-                layout->frame_pixels += (wf_le24(frame + 6) + 1ull) * (wf_le24(frame + 9) + 1ull);
+            /* x, y, width - 1, height - 1 (24 bits each), duration, flags; then the frame's first chunk: its
+             * header, and the start of its bitstream */
+            uint8_t frame[31];
+            size_t got = walk.size >= sizeof frame ? sizeof frame : walk.size >= 20 ? 20 : 12;
+            if (walk.size >= 12 && wf_webp_walk_payload(&walk, frame, got) == 0) {
+                uint32_t width = wf_le24(frame + 6) + 1, height = wf_le24(frame + 9) + 1;
+                layout->frame_pixels += (uint64_t)width * height;
+                uint64_t whole = 0;
+                if (got >= 20 && memcmp(frame + 16, "VP8L", 4) == 0)
+                    whole = wf_webp_lossless_row(got == sizeof frame ? frame + 24 : NULL, 7, width) * height * 4;
+                else if (got >= 20 && memcmp(frame + 16, "ALPH", 4) == 0)
+                    whole = (uint64_t)width * height * 2;
+                if (whole > layout->frame_whole) layout->frame_whole = whole;
+            }
         } else if (memcmp(walk.tag, "ICCP", 4) == 0 && layout->icc == NULL) {
             layout->icc = bytes + walk.offset; /* inside `bytes`: the walk checked the RIFF fits the buffer */
             layout->icc_length = walk.size;
+        } else if (memcmp(walk.tag, "VP8L", 4) == 0 && layout->vp8l == NULL) {
+            layout->vp8l = bytes + walk.offset;
+            layout->vp8l_length = walk.size;
         }
     }
     if (status != WF_WEBP_WALK_END) return layout_fail(layout, &walk, status);

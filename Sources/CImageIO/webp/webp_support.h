@@ -69,12 +69,21 @@ typedef struct {
     uint32_t canvas_width, canvas_height;
     uint32_t frames;
     uint64_t frame_pixels; /* the ANMF frames' sizes, summed (animation.h's budget) */
+    uint64_t frame_whole;  /* the most libwebp holds at full size to decode one frame: a lossless (VP8L) frame
+                            * as 32-bit ARGB, a lossy one with alpha (ALPH) its alpha planes */
     const uint8_t *icc;
     size_t icc_length;
+    const uint8_t *vp8l; /* a still's lossless bitstream (the VP8L chunk's payload), or NULL */
+    size_t vp8l_length;
     char message[160];
 } wf_webp_layout;
 
 int wf_webp_layout_of(const uint8_t *bytes, size_t length, wf_webp_layout *layout);
+
+/* The width libwebp's lossless decoder stores a row of `width` pixels in, from the first bytes of a VP8L
+ * bitstream (`width` when they are fewer than 7): a palette of at most 16 colours (a colour-indexing transform,
+ * which libwebp's encoder puts first) packs 2, 4 or 8 pixels into one 32-bit word. */
+uint64_t wf_webp_lossless_row(const uint8_t *bitstream, size_t length, uint32_t width);
 
 static inline uint32_t wf_le16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static inline uint32_t wf_le24(const uint8_t *p) { return wf_le16(p) | (uint32_t)p[2] << 16; }

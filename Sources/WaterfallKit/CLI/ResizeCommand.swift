@@ -15,7 +15,8 @@ struct ResizeCommand {
                                 [--key-file FILE]
 
         Makes one image per photo (a folder means every photo file in it, recursively) into DIR, fitting the
-        box W×H (either may be left out; never upscaled), turned upright by its EXIF orientation, with
+        box W×H (either may be left out; never upscaled; a side left out is at most 65500, what a JPEG
+        holds: a photo that would be taller is made narrower), turned upright by its EXIF orientation, with
         its colour profile kept and every other piece of metadata (GPS above all) stripped. JPEG when
         the result is opaque, PNG when it has transparency; DIR/NAME keeps the photo's name (.jpg or
         .png is added when the format differs), and photos found in a folder keep their path under it.
@@ -55,8 +56,8 @@ struct ResizeCommand {
             case .positional(let path): command.paths.append(path)
             case .option("--key-file"): keyFile = try scanner.value()
             case .option("-o"), .option("--output"): command.output = try scanner.path()
-            case .option("--width"): command.request.maxWidth = try scanner.integer(in: 1...65_500)
-            case .option("--height"): command.request.maxHeight = try scanner.integer(in: 1...65_500)
+            case .option("--width"): command.request.maxWidth = try scanner.integer(in: 1...DeliveryFormat.fallbackSide)
+            case .option("--height"): command.request.maxHeight = try scanner.integer(in: 1...DeliveryFormat.fallbackSide)
             case .option("--quality"): command.request.quality = try scanner.integer(in: 1...100)
             case .option("--max-pixels"): command.request.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
@@ -69,6 +70,10 @@ struct ResizeCommand {
         if command.request.maxWidth == nil && command.request.maxHeight == nil {
             throw UsageError("resize needs --width or --height", command: name)
         }
+        // The side left free is held to what a JPEG (or a PNG) holds, so that a 100×100000 capture resized to
+        // a width of 100 is 66×65500, not refused by the encoder.
+        command.request.maxWidth = command.request.maxWidth ?? DeliveryFormat.fallbackSide
+        command.request.maxHeight = command.request.maxHeight ?? DeliveryFormat.fallbackSide
         command.keyFile = keyFile
         return command
     }

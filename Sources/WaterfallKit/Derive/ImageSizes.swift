@@ -89,20 +89,26 @@ struct ImageSizes: Sendable, Equatable {
     }
 
     /// The boxes a photo's images fit: each tile width clamped to the photo (never upscaled), without two of
-    /// the same size, the view, and the full-size image when asked for.
+    /// the same size, the view, and the full-size image when asked for. Every box also fits the fallback, which
+    /// must be made: a tile of a photo so tall that its width would make it more than
+    /// `DeliveryFormat.fallbackSide` tall is that tall and narrower (a 1080×80000 scroll capture's 1000-px tile
+    /// is 884×65500; its `srcset` says 884w). Only such a photo's boxes get a height, so every other image keeps
+    /// its key. (The view and the full-size image are at most `SettingLimits.widestImage` a side: they fit.)
     private func boxes(for header: ImageHeader, encoders: EncoderSettings) -> [(size: String, role: Derivation.Role, request: ThumbnailRequest)] {
         var boxes: [(size: String, role: Derivation.Role, request: ThumbnailRequest)] = []
         var seenWidths = Set<Int>()
         for width in tileWidths {
-            let effective = min(width, header.width)
-            guard seenWidths.insert(effective).inserted else { continue }
             var request = ThumbnailRequest(maxWidth: width, maxPixels: encoders.maxPixels)
             request.dense = width > denseAbove
+            let side = DeliveryFormat.fallbackSide
+            if Self.fitted(request, header).height > side { request.maxHeight = side }
+            guard seenWidths.insert(Self.fitted(request, header).width).inserted else { continue }
             boxes.append((String(width), .tile, request))
         }
         // The view of an animation stays an animation (an animated WebP, whatever the format asked); tiles
-        // show its first frame. So an animated view is made once, as the fallback.
-        var view = ThumbnailRequest(maxWidth: viewSize, maxHeight: viewSize, maxPixels: encoders.maxPixels)
+        // show its first frame. So an animated view is made once, as the fallback, and fits WebP's sides.
+        let side = header.isAnimated ? min(viewSize, DeliveryFormat.webp.maximumSide) : viewSize
+        var view = ThumbnailRequest(maxWidth: side, maxHeight: side, maxPixels: encoders.maxPixels)
         view.animate = header.isAnimated
         boxes.append(("view", .view, view))
         // The full-size image, for a still larger than its view.
@@ -110,6 +116,10 @@ struct ImageSizes: Sendable, Equatable {
             boxes.append(("zoom", .zoom, ThumbnailRequest(maxWidth: zoomSize, maxHeight: zoomSize, maxPixels: encoders.maxPixels)))
         }
         return boxes
+    }
+
+    private static func fitted(_ request: ThumbnailRequest, _ header: ImageHeader) -> (width: Int, height: Int, area: Int) {
+        Derivation(size: "", format: .jpeg, role: .tile, request: request).fittedSize(display: header)
     }
 
     /// The widest classic scroll bar (Windows: 17 px) and a little.

@@ -25,6 +25,10 @@ public enum DeliveryFormat: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The longest side every fallback holds, JPEG's: a PNG (for images with transparency) holds more, but
+    /// which of the two a still becomes is known only once it is decoded, so both are held to it.
+    static var fallbackSide: Int { DeliveryFormat.jpeg.maximumSide }
+
     /// Its name in messages.
     var name: String {
         switch self {

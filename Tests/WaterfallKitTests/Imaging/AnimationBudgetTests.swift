@@ -112,4 +112,26 @@ struct AnimationBudgetTests {
             == ["Album/index.html", "Album/photos/hubble-tall.jpg.html", "index.html", "photos/coffee-cup.jpg.html"])
         Trust.expectSoundSite(output.path)
     }
+
+    /// A GIF keeps a second canvas only for a frame after the first that restores what was under it: the canvas
+    /// starts transparent, so restoring what was under the first frame is clearing it. Under a limit of a canvas
+    /// and a half, both files make their tile (one frame); the animated view of the one whose second frame
+    /// restores is refused from its blocks, the other's is made.
+    @Test func aGIFsSecondCanvasIsBudgetedFromItsBlocks() throws {
+        let folder = try TemporaryFolder()
+        let first = try GeneratedImages.bomb("bombs.gif_restoring(1024, 1024, 1)", folder.path + "/first.gif")
+        let second = try GeneratedImages.bomb("bombs.gif_restoring(1024, 1024, 2)", folder.path + "/second.gif")
+        var tile = ThumbnailRequest.width(100), view = ThumbnailRequest.longEdge(1024)
+        tile.maxDecoderMemory = 6 << 20 // a canvas is 4 MiB
+        view.maxDecoderMemory = 6 << 20
+        view.animate = true
+        for (index, file) in [first, second].enumerated() {
+            #expect(try Thumbnailer().make(from: file, to: folder.path + "/tile\(index)", request: tile).width == 100)
+        }
+        #expect(try Thumbnailer().make(from: first, to: folder.path + "/first.webp", request: view).source.frames == 3)
+        let error = try #require(throws: DeriveError.self) {
+            try Thumbnailer().make(from: second, to: folder.path + "/second.webp", request: view)
+        }
+        #expect(error.kind == .limit && error.reason == "a 1024×1024 GIF canvas would need 8 MiB, over the 6 MiB limit")
+    }
 }

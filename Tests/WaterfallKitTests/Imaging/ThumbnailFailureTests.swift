@@ -77,6 +77,21 @@ struct ThumbnailFailureTests {
         #expect(error.reason.contains("1 MiB decoding limit"))
     }
 
+    /// An interlaced PNG is held whole (Adam7's passes fill every row), so it is budgeted as a progressive
+    /// JPEG's coefficients are, from the header; the same image not interlaced is read a row at a time.
+    @Test func interlacedPNGMemoryLimit() throws {
+        let folder = try TemporaryFolder()
+        var request = ThumbnailRequest.width(100)
+        request.maxDecoderMemory = 1 << 20 // 1000 × 500 RGBA held whole: 2,000,000 bytes and 4,000 of row pointers
+        let interlaced = try GeneratedImages.png(folder.path + "/adam7.png", 1000, 500, colour: "rgba", interlaced: true)
+        let (error, leftOver) = try attempt(interlaced, request)
+        #expect(error.kind == .limit && !leftOver)
+        #expect(error.reason == "PNG needs more than the 1 MiB decoding limit (a large interlaced file: 2 MiB held whole)")
+        let plain = try GeneratedImages.png(folder.path + "/plain.png", 1000, 500, colour: "rgba")
+        let made = try Thumbnailer().make(from: plain, to: folder.path + "/plain-thumb", request: request)
+        #expect(made.width == 100 && made.height == 50)
+    }
+
     /// The cap is checked on the header: J41 claims 65500×65500 in a tiny file that has no image data at all,
     /// so any attempt to decode would have ended as "truncated" instead.
     @Test func pixelCapRefusesBeforeDecoding() throws {

@@ -107,6 +107,39 @@ struct ImageChoiceTests {
         }
     }
 
+    /// Every box fits what the fallback holds (65,500 px a side): a tile of a photo so tall that its width
+    /// would pass that is that tall and narrower, tiles that come out the same width are made once, and only
+    /// such a photo's boxes get a height (every other photo's images keep their keys). An animated view fits
+    /// WebP's 16,383.
+    @Test func everyBoxFitsTheFallbacksSides() throws {
+        let configuration = SiteConfiguration()
+        let sizes = ImageSizes(configuration: configuration), encoders = EncoderSettings(configuration: configuration)
+        func boxes(_ width: Int, _ height: Int, frames: Int = 1) -> [String: (width: Int, height: Int, maxHeight: Int?)] {
+            let header = ImageHeader(format: .png, pixelWidth: width, pixelHeight: height, frames: frames)
+            return Dictionary(uniqueKeysWithValues: sizes.derivations(for: header, encoders: encoders).map {
+                let fitted = $0.fittedSize(display: header)
+                return ($0.size, (fitted.width, fitted.height, $0.request.maxHeight))
+            })
+        }
+        #expect(sizes.tileWidths == [217, 276, 414, 500, 540, 810, 1000])
+        let capture = boxes(1080, 80000)
+        #expect(capture["1000"]! == (884, 65500, 65500))
+        #expect(capture["810"]! == (810, 60000, nil))
+        #expect(capture["view"]! == (28, 2048, 2048))
+        for (size, box) in capture { #expect(max(box.width, box.height) <= 65500, "\(size)") }
+        // Every tile width comes out 66×65500: one tile.
+        let thin = boxes(100, 100_000)
+        #expect(thin.count == 2 && thin["217"]! == (66, 65500, 65500) && thin["view"]! == (2, 2048, 2048))
+        for (_, box) in boxes(4000, 3000) where box.maxHeight != nil { #expect(box.maxHeight == 2048) }
+        #expect(boxes(1080, 60000).values.allSatisfy { $0.maxHeight == nil || $0.maxHeight == 2048 })
+        // An animation's view is an animated WebP: at most 16383 a side, even where the view size is 16384.
+        var wide = configuration
+        wide.viewSize = 16384
+        let header = ImageHeader(format: .gif, pixelWidth: 20000, pixelHeight: 100, frames: 2)
+        let view = try #require(ImageSizes(configuration: wide).derivations(for: header, encoders: encoders).first { $0.role == .view })
+        #expect(view.fittedSize(display: header).width == 16383 && view.request.animate)
+    }
+
     /// Ranges of need with a gap between them get no rung in the gap, and a cap holds.
     @Test func theLadderSkipsWidthsNoTileNeedsAndKeepsToTheCap() {
         #expect(TileWidthLadder(needs: [100...120, 1000...1100], widest: 16384).widths == [150, 1100])
