@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 from . import EngineUnavailable, SeleniumDriver
 
@@ -52,11 +53,23 @@ class ChromiumDriver(SeleniumDriver):
             self._chrome = (size["width"] - inner[0], size["height"] - inner[1])
         for _ in range(3):
             self.driver.set_window_size(width + self._chrome[0], height + self._chrome[1])
-            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            inner = self._settled_inner()
             if inner == [width, height]:
                 return
             self._chrome = (self._chrome[0] + width - inner[0], self._chrome[1] + height - inner[1])
         raise RuntimeError(f"chromium: viewport {inner}, wanted {width}x{height}")
+
+    def _settled_inner(self):
+        """innerWidth and innerHeight once a resize has reached the page: on a loaded machine the first answer
+        can still be the old size (seen once as 780x437 for 800x600), so ask until two answers agree."""
+        inner = self.run("return [window.innerWidth, window.innerHeight]")
+        for _ in range(20):
+            time.sleep(0.05)
+            again = self.run("return [window.innerWidth, window.innerHeight]")
+            if again == inner:
+                return inner
+            inner = again
+        return inner
 
     def set_scale(self, scale):
         if scale == 1:
