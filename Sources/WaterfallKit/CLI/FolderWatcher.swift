@@ -32,7 +32,7 @@ struct FolderWatcher {
         // The same walk as the build's (links out of the input are not followed: a link to / would
         // otherwise be walked every second).
         let input = LinkPolicy(root: options.input, label: "the input", followsAll: options.followSymlinks)
-        var files = FolderWalker(recursive: true, excluding: excluded, links: input, skipsWaterfallFolders: true)
+        var files = FolderWalker(recursive: true, excluding: excluded, links: input, skipsWaterfallFolders: true, honoursNoMedia: true)
             .files(under: options.input).map(\.path)
         if let theme = options.templates {
             let links = LinkPolicy(root: theme, label: "the theme", followsAll: options.followSymlinks)

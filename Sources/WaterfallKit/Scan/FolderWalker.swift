@@ -25,6 +25,8 @@ struct FolderWalker {
     var links: LinkPolicy? = nil
     /// Sub-folders that hold a Waterfall site or cache are not entered (an earlier output is not photos).
     var skipsWaterfallFolders = false
+    /// A folder's `.nomedia` leaves it, or the names it lists, out (`NoMedia`): for the input's photos.
+    var honoursNoMedia = false
     /// Folders nested deeper than this are left out (and reported): albums that deep are a mistake or an
     /// attack, and every stage after the scan is then bounded.
     static let maximumDepth = 32
@@ -106,14 +108,23 @@ struct FolderWalker {
         guard let identity = FileIdentity(path: folder) else { return [] }
         if let walked = walk.visited[identity] { return duplicate(folder, of: walked, in: walk, isLink: false) }
         walk.visited[identity] = folder
-        let listing: [DirectoryEntry]
+        let handle: FolderHandle, listing: [DirectoryEntry]
         do {
-            listing = try FolderHandle.open(folder, create: false).list()
+            handle = try FolderHandle.open(folder, create: false)
+            listing = try handle.list()
         } catch {
             return [.entry(.skipped(PathText.display(folder), reason: error.reason, isFolder: true))]
         }
-        var named: [(name: String, entry: DirectoryEntry)] = []
         var items: [Item] = []
+        var leftOut: Set<String> = []
+        if honoursNoMedia, listing.contains(where: { $0.name.elementsEqual(NoMedia.name.utf8) }) {
+            switch Result(catching: { () throws(FileSystemError) in try NoMedia.read(in: handle) }) {
+            case .success(.wholeFolder): return [.entry(.note(PathText.display(folder), "has an empty \(NoMedia.name), so it is not scanned"))]
+            case .success(.names(let names)): leftOut = names
+            case .failure(let error): items.append(.entry(.skipped(error.path, reason: error.reason, isFolder: false)))
+            }
+        }
+        var named: [(name: String, entry: DirectoryEntry)] = []
         for entry in listing where entry.name.first != UInt8(ascii: ".") {
             guard let name = entry.text else {
                 let shown = FolderPath.join(PathText.display(folder), PathText.display(bytes: entry.name))
@@ -122,6 +133,11 @@ struct FolderWalker {
                 continue
             }
             named.append((name, entry))
+        }
+        let omitted = named.filter { leftOut.contains($0.name) }.map(\.name)
+        if !omitted.isEmpty {
+            items.append(.entry(.note(PathText.display(folder), NoMedia.note(leavingOut: NaturalOrder.sorted(omitted, by: \.self)))))
+            named.removeAll { leftOut.contains($0.name) }
         }
         for (name, entry) in NaturalOrder.sorted(named, by: \.name) {
             items += visit(FolderPath.join(folder, name), kind: entry.kind, depth: depth + 1, walk: &walk)

@@ -41,7 +41,7 @@ struct PhotoScanner: Sendable {
         var found: [String] = []
         var sidecars = Set<[UInt8]>()
         var result = Result(photos: [], skipped: [], albumSettings: [:])
-        let walker = FolderWalker(recursive: true, excluding: excluding, links: input.links, skipsWaterfallFolders: true)
+        let walker = FolderWalker(recursive: true, excluding: excluding, links: input.links, skipsWaterfallFolders: true, honoursNoMedia: true)
         for entry in walker.files(under: input.path) {
             switch entry {
             case .file(let path):
@@ -58,7 +58,7 @@ struct PhotoScanner: Sendable {
                 let fileName = FolderPath.lastComponent(of: path)
                 // The top folder's waterfall.json is the build's settings file, which says for itself why not.
                 let isTopSettings = fileName == "waterfall.json" && !path.dropFirst(prefix).contains("/")
-                guard isFolder || Photo.looksLikePhoto(fileName) || Self.isSidecar(fileName)
+                guard isFolder || Photo.looksLikePhoto(fileName) || Self.isSidecar(fileName) || fileName == NoMedia.name
                     || (fileName == "waterfall.json" && !isTopSettings) else { continue }
                 result.skipped.append((path, reason))
                 observe(.skipped(path: path, reason: reason))
