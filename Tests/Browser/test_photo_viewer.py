@@ -200,6 +200,21 @@ def settled_url(browser: harness.Browser, want: str, seconds: float = 5) -> str 
     return url
 
 
+def test_a_zoomed_in_photo_pans_as_the_browser_pans_it(viewer_site, chromium):
+    """Zoomed in, every pan is the browser's (touch-action back to auto): the swipe gives way."""
+    cdp = chromium.driver.driver.execute_cdp_cmd
+    chromium.load(page(viewer_site, "c-large.jpg").as_uri(), 390, 844)
+    action = "return getComputedStyle(document.querySelector('.wf-view')).touchAction"
+    assert chromium.run(action) == "pan-y pinch-zoom"
+    cdp("Emulation.setPageScaleFactor", {"pageScaleFactor": 2})
+    deadline = time.monotonic() + 5
+    while chromium.run(action) != "auto" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert chromium.run("return visualViewport.scale") > 1.5
+    assert chromium.run(action) == "auto"
+    cdp("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+
+
 def test_a_swipe_with_javascript_off_does_nothing_and_the_links_work(viewer_site, nojs_browser):
     here = page(viewer_site, "c-large.jpg")
     nojs_browser.load(here.as_uri(), 390, 844)

@@ -42,9 +42,12 @@ extension SitePages {
         }
     }
 
+    /// A neighbour's view as its page takes it: a video's page shows its view image alone, as the poster.
     private func ahead(_ published: PublishedPhoto) -> PhotoPageInputs.Ahead {
-        .init(width: published.view.width, viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
-              sources: viewSources(published))
+        let view = published.view
+        guard published.video == nil else { return .init(width: view.width, viewSet: [.init(path: view.path, width: view.width)], sources: []) }
+        return .init(width: view.width, viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
+                     sources: viewSources(published))
     }
 
     private static func original(_ published: PublishedPhoto) -> PhotoPageInputs.Original {
@@ -57,11 +60,12 @@ extension SitePages {
     /// The full-size image when there is one (`zoomSize`), else the original, when browsers show its format and
     /// it is larger than the view; never a video's.
     private static func fullSize(_ published: PublishedPhoto, original: PhotoPageInputs.Original?) -> PhotoPageInputs.Image? {
+        guard published.video == nil else { return nil }
         if let zoom = published.zoom { return .init(path: zoom.path, width: zoom.width, height: zoom.height) }
         guard let original else { return nil }
         let header = published.photo.header
         let shown: Set<ImageFormat> = [.jpeg, .png, .webp, .gif, .avif]
-        guard published.video == nil, shown.contains(header.format),
+        guard shown.contains(header.format),
               header.width > published.view.width || header.height > published.view.height else { return nil }
         return .init(path: original.path, width: header.width, height: header.height)
     }
