@@ -121,7 +121,10 @@ struct FolderWalker {
             switch Result(catching: { () throws(FileSystemError) in try NoMedia.read(in: handle) }) {
             case .success(.wholeFolder): return [.entry(.note(PathText.display(folder), "has an empty \(NoMedia.name), so it is not scanned"))]
             case .success(.names(let names)): leftOut = names
-            case .failure(let error): items.append(.entry(.skipped(error.path, reason: error.reason, isFolder: false)))
+            case .failure(let error):
+                // Its marker asks for something to be left out: unread, the whole folder is.
+                return [.entry(.skipped(PathText.display(folder), reason: "its \(NoMedia.name) cannot be read (\(error.reason)), "
+                                        + "so the folder is left out", isFolder: true))]
             }
         }
         var named: [(name: String, entry: DirectoryEntry)] = []
@@ -136,7 +139,8 @@ struct FolderWalker {
         }
         let omitted = named.filter { leftOut.contains($0.name) }.map(\.name)
         if !omitted.isEmpty {
-            items.append(.entry(.note(PathText.display(folder), NoMedia.note(leavingOut: NaturalOrder.sorted(omitted, by: \.self)))))
+            let shown = NaturalOrder.sorted(omitted, by: \.self).map { PathText.display($0) }
+            items.append(.entry(.note(PathText.display(folder), NoMedia.note(leavingOut: shown))))
             named.removeAll { leftOut.contains($0.name) }
         }
         for (name, entry) in NaturalOrder.sorted(named, by: \.name) {
