@@ -112,7 +112,7 @@ struct ImageSizes: Sendable, Equatable {
         view.animate = header.isAnimated
         boxes.append(("view", .view, view))
         // The full-size image, for a still larger than its view.
-        if zoomSize > viewSize && !header.isAnimated && max(header.width, header.height) > viewSize {
+        if zoomSize > viewSize && !header.isAnimated && header.video == nil && max(header.width, header.height) > viewSize {
             boxes.append(("zoom", .zoom, ThumbnailRequest(maxWidth: zoomSize, maxHeight: zoomSize, maxPixels: encoders.maxPixels)))
         }
         return boxes

@@ -295,6 +295,15 @@ struct ZoomImageTests {
         #expect(!String(decoding: try Fixtures.bytes(output.path + "/photos/big.jpg.html"), as: UTF8.self).contains("Full size"))
     }
 
+    @Test func aVideoGetsNoFullSizeImage() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try VideoFixtures.pattern(input.path + "/clip.mp4")  // 320×240
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--view-size", "100", "--zoom-size", "300"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(try Fixtures.siteFiles(in: output.path)).contains { $0.hasPrefix("images/zoom/") })
+        #expect(!String(decoding: try Fixtures.bytes(output.path + "/photos/clip.mp4.html"), as: UTF8.self).contains("Full size"))
+    }
+
     @Test func aZoomSizeNoLargerThanTheViewMakesNone() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         try input.copy(Fixtures.conformance("exif-orientation/Portrait_6.jpg"), as: "big.jpg")
