@@ -494,17 +494,18 @@ struct SiteWriter {
     }
 
     /// After a failure while files were put in place: removes the new ones again (each still the file put
-    /// there) with the folders that leaves empty, so the last site stands, unless files of it were already
-    /// replaced; then the error says so, and that building again mends it.
+    /// there), so the last site stands, but for empty folders, unless files of it were already replaced or
+    /// displaced; then the error says so, and that building again mends it.
     private func undo(_ placed: [(path: String, identity: FileIdentity, replaced: Bool)], after error: FileSystemError) -> FileSystemError {
         for file in placed.reversed() where !file.replaced {
             let parent = String(FolderPath.parent(of: "/" + file.path).dropFirst())
             guard let folder = try? root.folder(path: parent, create: false),
                   let info = folder.status(FolderPath.lastComponent(of: file.path)), FileIdentity(info) == file.identity,
                   folder.remove(FolderPath.lastComponent(of: file.path)) else { continue }
-            removeEmptyFolders(above: file.path)
+            // Folders are left: an empty one may have been there before the build (a user's).
         }
-        let replaced = placed.count(where: \.replaced)
+        // Files of the last site standing where this one needs folders were removed before the renames.
+        let replaced = placed.count(where: \.replaced) + displaced.count
         guard replaced > 0 else { return error }
         return FileSystemError(error.path, error.reason + "; the build stopped while it put its files in place, and \(replaced) "
                                + "file\(replaced == 1 ? "" : "s") of the last site had already been replaced: build again to finish the site")

@@ -33,7 +33,7 @@ struct VideoProbe: Sendable {
         // quotes of its own, so it runs to the next field's name (or to the line's last quote).
         guard let start = rest.firstRange(of: "path='") else { return "an external data reference" }
         let line = rest[start.upperBound...].prefix { !$0.isNewline }
-        guard let end = line.firstRange(of: "', dir='")?.lowerBound ?? line.lastIndex(of: "'") else {
+        guard let end = line.firstRange(of: "', dir='")?.lowerBound ?? line.lastIndex(of: "'"), end > line.startIndex else {
             return "an external data reference"
         }
         return "an external data reference to \(PathText.display(String(rest[start.upperBound..<end].prefix(200))))"
