@@ -118,9 +118,7 @@ extension SitePages {
     private func photoValue(_ page: PhotoPageInputs) -> TemplateValue {
         let path = page.path
         let sizes = Self.viewSizes(width: page.view.width)
-        let sources: [TemplateValue] = page.sources.map {
-            ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
-        }
+        let sources = Self.sourceValues(page.sources, sizes: sizes, from: path)
         return [
             "picture": .bool(!sources.isEmpty),
             "sources": .list(sources),
@@ -142,13 +140,17 @@ extension SitePages {
         ]
     }
 
+    /// A view's `<source>`s, one per format, each with the view's `sizes`.
+    private static func sourceValues(_ sources: [(type: String, images: [GalleryPageInputs.Image])], sizes: String,
+                                     from path: String) -> [TemplateValue] {
+        sources.map { ["type": .string($0.type), "srcset": .string(srcset($0.images, from: path)), "sizes": .string(sizes)] }
+    }
+
     /// A neighbour's view as its page asks for it (the same `srcset` and `sizes`), so the image fetched
     /// ahead is the one that page takes.
     private func aheadValue(_ ahead: PhotoPageInputs.Ahead, from path: String) -> TemplateValue {
         let sizes = Self.viewSizes(width: ahead.width)
-        let sources: [TemplateValue] = ahead.sources.map {
-            ["type": .string($0.type), "srcset": .string(Self.srcset($0.images, from: path)), "sizes": .string(sizes)]
-        }
+        let sources = Self.sourceValues(ahead.sources, sizes: sizes, from: path)
         return [
             "picture": .bool(!sources.isEmpty), "sources": .list(sources), "sizes": .string(sizes),
             "src": .string(SitePath.url(from: path, to: ahead.viewSet.last?.path ?? "")),
@@ -157,22 +159,14 @@ extension SitePages {
     }
 
     /// The speculation rules' list of URLs (the neighbours' pages, prerendered where the browser can), as
-    /// JSON that cannot end the script element: `<` is written `\u003c`. Nil without neighbours.
+    /// JSON that cannot end the script element: `<`, `>` and `&`, which JSON's structure never uses, are
+    /// written `\u003c` and so on. Nil without neighbours.
     static func speculation(_ urls: [String]) -> TemplateValue {
         guard !urls.isEmpty else { return .null }
-        let items = urls.map { url in
-            var text = "\""
-            for scalar in url.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "<", ">", "&": text += String(format: "\\u%04x", scalar.value)
-                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            return text + "\""
+        var json = JSONValue.array(urls.map { .string($0) }).rendered()
+        for (character, escaped) in [("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")] {
+            json = json.replacingOccurrences(of: character, with: escaped)
         }
-        return .string("[" + items.joined(separator: ", ") + "]")
+        return .string(json)
     }
 }

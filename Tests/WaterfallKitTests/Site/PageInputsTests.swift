@@ -135,3 +135,18 @@ struct PageInputsTests {
         #expect(Set([Self.tile, noVideo, silent, albumTitle].map(digest)).count == 4)
     }
 }
+
+/// The neighbours' URLs in `<script type="speculationrules">`: JSON that reads back as the URLs and cannot end
+/// the script element, whatever a name holds.
+struct SpeculationRulesTests {
+    @Test func hostileURLsStayInsideTheScript() throws {
+        let urls = ["a%20b.jpg.html", "</script><b>\"\\&\n.html"]
+        guard case .string(let json) = SitePages.speculation(urls) else {
+            Issue.record("no JSON")
+            return
+        }
+        #expect(!json.contains("<") && !json.contains(">") && !json.contains("&"), "\(json)")
+        #expect(try JSONParser.parse(json) == .array(urls.map { .string($0) }))
+        #expect(SitePages.speculation([]) == .null)
+    }
+}
