@@ -12,11 +12,7 @@ enum NoMedia: Equatable {
 
     /// The marker in `folder`, opened as every input file is (never through a link, a regular file only).
     static func read(in folder: FolderHandle) throws(FileSystemError) -> NoMedia {
-        let file = try folder.openFile(name)
-        guard file.size <= limit else {
-            throw FileSystemError(folder.display(name), "larger than \(ByteCount.text(limit)), so it is not read")
-        }
-        return parse(try file.read(upTo: limit))
+        parse(try folder.openFile(name).read(limit: limit))
     }
 
     static func parse(_ bytes: [UInt8]) -> NoMedia {
