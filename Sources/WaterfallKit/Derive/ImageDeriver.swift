@@ -105,8 +105,8 @@ struct ImageDeriver: Sendable {
             return holds(known[entry.header]!, of: entry, trusting: proven, unchanged: file)
         }
         let work = files.indices.filter { index in
-            guard let header = files[index].cached?.entry.header else { return true }
-            return held[index].count != known[header]!.count
+            guard let entry = files[index].cached?.entry else { return true }
+            return held[index].count != known[entry.header]!.count || entry.factsVersion != Versions.facts
         }
         let results = try process(work, of: files, held: held, known: known, trusting: proven, observe: observe)
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
@@ -242,23 +242,26 @@ extension ImageDeriver {
 
         var photo: Photo
         var held = held
-        if let box = file.cached, box.entry.content == content {
-            photo = Photo(file, entry: box)
-        } else if let box = cache.entry(for: file.name, content: content, status: file.status),
-                  box.entry.header.pixelCount <= reader.images.maxPixels {
+        var box = file.cached?.entry.content == content ? file.cached : nil
+        if box == nil, let moved = cache.entry(for: file.name, content: content, status: file.status),
+           moved.entry.header.pixelCount <= reader.images.maxPixels {
             // The same photo under another name or time stamp (moved, copied, another checkout).
+            box = moved
+            held = holds(known[moved.entry.header] ?? derivationSet(for: moved.entry.header), of: moved.entry, trusting: proven)
+        }
+        if let box, box.entry.factsVersion == Versions.facts {
             photo = Photo(file, entry: box)
-            held = holds(known[box.entry.header] ?? derivationSet(for: box.entry.header), of: box.entry, trusting: proven)
         } else {
+            // New, or known with facts an older Waterfall read: its images, if any, are kept.
             switch probed.map(Result.success) ?? reader.read(source, sniffed: sniffed, facts: true) {
             case .failure(let error): return .skipped(error.reason, split)
             case .success(let (header, facts)):
-                photo = Photo(source: file.source, name: file.name, header: header, status: file.status, caption: file.caption)
-                photo.facts = facts
-                photo.caption = file.caption ?? facts.description.map { Caption(title: $0) }
+                photo = Photo(source: file.source, name: file.name, header: header, status: file.status,
+                              metadata: file.metadata(with: facts), facts: facts)
                 photo.content = content
+                photo.cachedEntry = box
             }
-            held = []
+            if box == nil { held = [] }
         }
         split.read += WorkSplit.seconds(since: start)
 
@@ -413,11 +416,13 @@ extension ImageDeriver {
     private func store(_ made: [String: Made], of job: Job?, photo: Photo, held: [DerivedFile]) throws(FileSystemError) -> [DerivedFile] {
         guard let job else {
             if let cached = photo.cached, cached.modified != photo.status.modified || cached.size != photo.status.size
-                || !BuildCache.sameBytes(cached.name, photo.name) {
+                || !BuildCache.sameBytes(cached.name, photo.name) || cached.factsVersion != Versions.facts {
                 var entry = cached
                 entry.name = photo.name
                 entry.size = photo.status.size
                 entry.modified = photo.status.modified
+                entry.facts = photo.facts
+                entry.factsVersion = Versions.facts
                 try cache.save(entry)
             }
             return held

@@ -7,5 +7,7 @@ struct CacheEntry: Sendable, Equatable {
     var content: String
     var header: ImageHeader
     var facts = PhotoFacts()
+    /// The `Versions.facts` its facts were read under: facts of another are read again (its images kept).
+    var factsVersion = Versions.facts
     var derived = DerivedImages()
 }

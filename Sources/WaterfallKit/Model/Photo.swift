@@ -7,12 +7,14 @@ struct Photo: Sendable {
     var name: String
     var header: ImageHeader
     var status: FileStatus
-    /// A caption (from a sidecar text file, or the photo's own description), if any.
-    var caption: Caption?
-    /// What the photo's own metadata says (camera, exposure, date taken, description): never GPS.
+    /// Its metadata from every source, sidecars and its own bytes, merged in the order of precedence.
+    var metadata = PhotoMetadata()
+    /// What the photo's own bytes say (camera, exposure, and their part of `metadata`): never GPS.
     var facts = PhotoFacts()
-    /// When it was taken, as `YYYYMMDDhhmmss` (EXIF DateTimeOriginal), if the photo says.
-    var taken: Int? { facts.taken }
+    /// Its caption (title and description), if any source gives one.
+    var caption: Caption? { metadata.caption }
+    /// When it was taken, as `YYYYMMDDhhmmss`, if any source says.
+    var taken: Int? { metadata.taken?.value.number }
     /// What the cache knows of this file (its header came from there), if it knows it.
     var cached: CacheEntry? {
         get { cachedEntry?.entry }

@@ -1,20 +1,19 @@
-/// The few facts a photo page shows from the photo's metadata, as the cache keeps them.
+/// What a photo's own bytes say of it, as the cache keeps it: the camera, and the metadata its file
+/// carries (merged from EXIF, IPTC and XMP); sidecar files are read apart, each build.
 struct PhotoFacts: Sendable, Equatable {
     /// "Canon EOS R5 · RF24-105mm F4 L IS USM · 50 mm · ƒ/4 · 1/250 s · ISO 400".
     var summary: String?
-    /// "2024-05-17 08:30:12" and its `YYYYMMDDhhmmss` number for sorting.
-    var takenText: String?
-    var taken: Int?
-    /// The embedded description (EXIF ImageDescription, PNG Description), for a caption.
-    var description: String?
+    /// Title, description, date taken and the rest, from the file itself.
+    var metadata = PhotoMetadata()
+    /// Apple's content identifier, which a Live Photo's still and clip share.
+    var contentIdentifier: String?
 
     init() {}
 
     /// A video's: when it was recorded, as its container says (`creation_time`, UTC), if it says.
     init(video: VideoFacts) {
         guard let date = video.creationTime.flatMap(Self.recordingDate) else { return }
-        takenText = date.text
-        taken = date.number
+        metadata = PhotoMetadata(.container, taken: PhotoMetadata.Taken(text: date.text, number: date.number))
     }
 
     /// `2024-05-17T08:30:12.000000Z` as the text and number a photo's date has.
@@ -38,10 +37,10 @@ struct PhotoFacts: Sendable, Equatable {
 
     init(_ exif: ExifFacts) {
         summary = exif.summary
-        if let date = exif.dateTaken {
-            takenText = date.description
-            taken = ((date.year * 100 + date.month) * 100 + date.day) * 1_000_000 + date.hour * 10_000 + date.minute * 100 + date.second
+        let taken = exif.dateTaken.map { date in
+            PhotoMetadata.Taken(text: date.description, number: ((date.year * 100 + date.month) * 100 + date.day) * 1_000_000
+                                    + date.hour * 10_000 + date.minute * 100 + date.second)
         }
-        description = exif.caption
+        metadata = PhotoMetadata(.exif, description: exif.caption, taken: taken)
     }
 }

@@ -14,7 +14,7 @@ extension SitePages {
         let original = configuration.originals == .none ? nil : Self.original(published)
         return PhotoPageInputs(
             path: published.page, label: labels[index], fileName: photo.fileName, caption: photo.caption,
-            summary: photo.facts.summary, takenText: photo.facts.takenText,
+            summary: photo.facts.summary, takenText: photo.metadata.taken?.value.text,
             view: .init(path: view.path, width: view.width, height: view.height),
             viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
             sources: viewSources(published),

@@ -81,9 +81,7 @@ struct ByteReader {
         guard let name = string(), let size = int(), let modified = int(), let content = string(),
               let format = string().flatMap(ImageFormat.init(rawValue:)), let width = int(), let height = int(),
               let orientation = int(), let frames = int(), let video = optional({ $0.video() }),
-              let summary = optional({ $0.string() }),
-              let takenText = optional({ $0.string() }), let taken = optional({ $0.int() }),
-              let description = optional({ $0.string() }), let derivedCount = count(),
+              let factsVersion = int(), let facts = facts(), let derivedCount = count(),
               BuildCache.Entry.plausible(width, height), (1...8).contains(orientation) else { return nil }
         var entry = BuildCache.Entry(name: name, size: size, modified: modified, content: content,
                                      header: ImageHeader(format: format, pixelWidth: width, pixelHeight: height,
@@ -91,10 +89,8 @@ struct ByteReader {
         if (1...100_000).contains(frames) { entry.header.frames = frames }
         guard (format == .video) == (video != nil) else { return nil }
         entry.header.video = video
-        entry.facts.summary = summary
-        entry.facts.takenText = takenText
-        entry.facts.taken = taken
-        entry.facts.description = description
+        entry.facts = facts
+        entry.factsVersion = factsVersion
         for _ in 0..<derivedCount {
             guard let label = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),
                   let key = count().flatMap({ shared.indices.contains($0) ? shared[$0] : nil }),

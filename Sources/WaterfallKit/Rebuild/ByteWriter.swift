@@ -57,10 +57,8 @@ struct ByteWriter {
             for value in [video.durationMilliseconds, video.codedWidth, video.codedHeight, video.rotation] { try int(value) }
             try optional(video.creationTime)
         }
-        try optional(entry.facts.summary)
-        try optional(entry.facts.takenText)
-        try optional(entry.facts.taken)
-        try optional(entry.facts.description)
+        try int(entry.factsVersion)
+        try facts(entry.facts)
         try count(entry.derived.count)
         for label in entry.derived.labels {
             let derived = entry.derived[label]!

@@ -20,10 +20,13 @@ extension CacheEntry {
         // A video's facts come with it, and only with a video.
         header.video = fields["video"].flatMap(VideoFacts.init(json:))
         guard (imageFormat == .video) == (header.video != nil) else { return nil }
-        if case .string(let text)? = fields["summary"] { facts.summary = text }
-        if case .string(let text)? = fields["takenText"] { facts.takenText = text }
-        if case .int(let number)? = fields["taken"] { facts.taken = number }
-        if case .string(let text)? = fields["description"] { facts.description = text }
+        // Facts of another version are read again from the photo (`factsVersion`), its images kept.
+        if case .int(let version)? = fields["factsVersion"], version == Versions.facts, let read = fields["facts"].flatMap(PhotoFacts.init(json:)) {
+            facts = read
+            factsVersion = version
+        } else {
+            factsVersion = 0
+        }
         for (label, value) in derived {
             guard case .object(let parts) = value else { return nil }
             let part = Dictionary(parts, uniquingKeysWith: { first, _ in first })
@@ -57,8 +60,7 @@ extension CacheEntry {
             ("format", .string(header.format.rawValue)), ("pixelWidth", .int(header.pixelWidth)),
             ("pixelHeight", .int(header.pixelHeight)), ("orientation", .int(header.orientation.rawValue)), ("frames", .int(header.frames)),
             ("video", header.video?.json ?? .null),
-            ("summary", facts.summary.map { .string($0) } ?? .null), ("takenText", facts.takenText.map { .string($0) } ?? .null),
-            ("taken", facts.taken.map { .int($0) } ?? .null), ("description", facts.description.map { .string($0) } ?? .null),
+            ("factsVersion", .int(factsVersion)), ("facts", facts.json),
             ("derived", .object(derived.labels.map { label in
                 let item = derived[label]!
                 return (label, .object([("key", .string(item.key)), ("file", .string(item.file)), ("bytes", .int(item.bytes)),

@@ -38,6 +38,22 @@ enum SiteInputs {
         return builder.digest
     }
 
+    /// Every field of `metadata` with its source (a field absent is a source absent).
+    private static func add(_ metadata: PhotoMetadata, to builder: inout DigestBuilder) {
+        for field in [metadata.title, metadata.description, metadata.creator, metadata.rights] {
+            builder.add(field?.source.rawValue)
+            builder.add(field?.value)
+        }
+        builder.add(metadata.keywords?.source.rawValue)
+        builder.add(metadata.keywords?.value.count)
+        for word in metadata.keywords?.value ?? [] { builder.add(word) }
+        builder.add(metadata.rating?.source.rawValue)
+        builder.add(metadata.rating?.value)
+        builder.add(metadata.taken?.source.rawValue)
+        builder.add(metadata.taken?.value.text)
+        builder.add(metadata.taken?.value.number)
+    }
+
     private static func digest(_ published: PublishedPhoto) -> ContentDigest {
         var builder = DigestBuilder(capacity: 512)
         let photo = published.photo
@@ -54,12 +70,10 @@ enum SiteInputs {
         } else {
             builder.add(nil as String?)
         }
-        builder.add(photo.caption?.title)
-        builder.add(photo.caption?.description)
+        add(photo.metadata, to: &builder)
+        add(photo.facts.metadata, to: &builder)
         builder.add(photo.facts.summary)
-        builder.add(photo.facts.takenText)
-        builder.add(photo.facts.taken ?? Int.min)
-        builder.add(photo.facts.description)
+        builder.add(photo.facts.contentIdentifier)
         builder.add(published.images.count)
         for image in published.images {
             builder.add(image.label)

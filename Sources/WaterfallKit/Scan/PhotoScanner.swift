@@ -83,7 +83,8 @@ struct PhotoScanner: Sendable {
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
-            var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info), caption: caption)
+            var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
+            if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
             if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
                 file.cached = entry
             }

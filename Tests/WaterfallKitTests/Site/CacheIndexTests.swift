@@ -17,9 +17,10 @@ struct CacheIndexTests {
         var odd = BuildCache.Entry(name: "é\n\u{301}/\"x\\.png", size: -1, modified: -5, content: "",
                                    header: ImageHeader(format: .png, pixelWidth: 1, pixelHeight: 1, frames: 12))
         odd.facts.summary = "Canon · ƒ/4"
-        odd.facts.takenText = "2024-05-17 08:30:12"
-        odd.facts.taken = 20_240_517_083_012
-        odd.facts.description = ""
+        odd.facts.metadata = PhotoMetadata(.xmp, title: "T", description: "D\u{0}", keywords: ["a", "é"], rating: -1, creator: "C",
+                                           rights: "R", taken: PhotoMetadata.Taken(text: "2024-05-17 08:30:12", number: 20_240_517_083_012))
+        odd.facts.metadata.creator?.source = .iptc
+        odd.facts.contentIdentifier = "AAAA-BBBB"
         odd.derived["500"] = plain.derived["500"]
         var clip = BuildCache.Entry(name: "a/clip.mov", size: 1 << 33, modified: 9, content: "ab",
                                     header: ImageHeader(format: .video, pixelWidth: 1080, pixelHeight: 1920))

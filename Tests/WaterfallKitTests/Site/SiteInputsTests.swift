@@ -8,10 +8,10 @@ struct SiteInputsTests {
         var photo = Photo(source: "/in/" + name, name: name, header: ImageHeader(format: .jpeg, pixelWidth: 40, pixelHeight: 30),
                           status: FileStatus(size: 10, modified: 20))
         photo.content = "c0ffee"
-        photo.caption = Caption(title: "T", description: "D")
         photo.facts.summary = "Canon"
-        photo.facts.takenText = "2024-05-17 08:30:12"
-        photo.facts.taken = 20_240_517_083_012
+        photo.facts.metadata = PhotoMetadata(.exif, description: "E", taken: PhotoMetadata.Taken(text: "2024-05-17 08:30:12", number: 20_240_517_083_012))
+        photo.metadata = .merged([PhotoMetadata(.text, title: "T", description: "D", keywords: ["k"], rating: 3, creator: "C", rights: "R"),
+                                  photo.facts.metadata])
         let image = DerivedFile(label: "500", size: "500", delivery: .jpeg, role: .tile, key: "k", path: "", width: 40, height: 30,
                                 format: .jpeg, stored: "0123456789abcdef.jpg", hash: ContentDigest((1, 2)), made: false,
                                 averageColor: AverageColor(red: 1, green: 2, blue: 3))
@@ -50,9 +50,13 @@ struct SiteInputsTests {
         let photoChanges: [(String, (inout Photo) -> Void)] = [
             ("source", { $0.source = "/elsewhere" }), ("content", { $0.content = "beef" }),
             ("size", { $0.status = FileStatus(size: 11, modified: 20) }), ("time", { $0.status = FileStatus(size: 10, modified: 21) }),
-            ("caption", { $0.caption?.title = "U" }), ("description", { $0.caption?.description = nil }),
-            ("summary", { $0.facts.summary = nil }), ("taken text", { $0.facts.takenText = "x" }), ("taken", { $0.facts.taken = 1 }),
-            ("embedded description", { $0.facts.description = "E" }),
+            ("title", { $0.metadata.title?.value = "U" }), ("description", { $0.metadata.description = nil }),
+            ("title's source", { $0.metadata.title?.source = .xmp }), ("keywords", { $0.metadata.keywords?.value.append("l") }),
+            ("rating", { $0.metadata.rating?.value = 4 }), ("creator", { $0.metadata.creator?.value = "D" }),
+            ("rights", { $0.metadata.rights = nil }), ("taken text", { $0.metadata.taken?.value.text = "x" }),
+            ("taken", { $0.metadata.taken?.value.number = 1 }), ("summary", { $0.facts.summary = nil }),
+            ("embedded description", { $0.facts.metadata.description?.value = "F" }),
+            ("content identifier", { $0.facts.contentIdentifier = "A" }),
             ("width", { $0.header.pixelWidth = 41 }), ("orientation", { $0.header.orientation = Orientation(rawValue: 6) }),
             ("frames", { $0.header.frames = 2 }), ("format", { $0.header.format = .png }),
             ("video", { $0.header.video = VideoFacts(container: "mov", codec: "h264", pixelFormat: "yuv420p", audioCodec: nil,
@@ -89,13 +93,13 @@ struct SiteInputsTests {
     @Test func everyFieldIsAccountedFor() {
         func fields(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let published = Self.photo()
-        #expect(fields(published.photo) == ["source", "name", "header", "status", "caption", "facts", "cachedEntry", "content"])
+        #expect(fields(published.photo) == ["source", "name", "header", "status", "metadata", "facts", "cachedEntry", "content"])
         #expect(fields(published) == ["box", "images", "page", "original"])  // page and original: named from the inputs
         // components, progressive, bitDepth, bytesRead: they change only the derived images (their keys and hashes).
         #expect(fields(published.photo.header) == ["format", "pixelWidth", "pixelHeight", "orientation", "components", "progressive",
                                                    "bitDepth", "bytesRead", "frames", "videoBox"])
-        #expect(fields(published.photo.facts) == ["summary", "takenText", "taken", "description"])
-        #expect(fields(published.photo.caption!) == ["title", "description"])
+        #expect(fields(published.photo.facts) == ["summary", "metadata", "contentIdentifier"])
+        #expect(fields(published.photo.metadata) == ["title", "description", "keywords", "rating", "creator", "rights", "taken"])
         // path: named later; made: whether this build made it, not what it is.
         #expect(fields(published.images[0]) == ["label", "size", "delivery", "role", "key", "path", "width", "height", "format", "stored",
                                                 "hash", "made", "averageColor", "sketch"])

@@ -71,7 +71,9 @@ struct TrustKeyedRecordsTests {
             forged.append(bytes)
         }
         json["derived"] = derived
-        json["description"] = caption
+        var facts = json["facts"] as? [String: Any] ?? [:]
+        facts["description"] = ["source": "exif", "value": caption]
+        json["facts"] = facts
         let text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
         try FileManager.default.removeItem(atPath: file)
         try Trust.write(file, text + (keepSeal ? seal : ""))

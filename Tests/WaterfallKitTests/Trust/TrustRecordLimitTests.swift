@@ -100,7 +100,7 @@ struct TrustRecordLimitTests {
         let cache = work.path + "/out/.waterfall/cache"
         var info = stat()
         #expect(stat(cache + "/photos", &info) == 0)
-        var bytes = Array("waterfall-cache-index-3\n".utf8)
+        var bytes = Array("\(Versions.cacheIndex)\n".utf8)
         for word in [UInt64(info.st_dev), UInt64(info.st_ino),
                      UInt64(info.st_mtim.tv_sec) * 1_000_000_000 + UInt64(info.st_mtim.tv_nsec),
                      UInt64(info.st_ctim.tv_sec) * 1_000_000_000 + UInt64(info.st_ctim.tv_nsec), 0, UInt64(count)] {
