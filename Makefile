@@ -19,7 +19,7 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -32,6 +32,7 @@ help:
 	@echo "make soak            the hostile-folder test with a random seed and SOAK_CASES cases (SOAK_SEED to replay)"
 	@echo "make sanitize        the C code under AddressSanitizer + UBSan: headers at every prefix, derived images"
 	@echo "make fuzz            libFuzzer on the header reader for FUZZ_SECONDS (default 120)"
+	@echo "make acceptance      every file of public camera, AVIF, HEIF and WebP corpora: published right or skipped with a reason"
 	@echo "make bench-headers   header-reading speed (JPEG, PNG, HEIC) against the I/O floor, imagesize and vipsheader"
 	@echo "make bench-layout    lay out 1,000,000 photos: time, peak memory, rect-query time; bottom spreads per policy; flush shares"
 	@echo "make bench-thumbs    derived images (JPEG, HEIC) against vipsthumbnail, heif-convert, ImageMagick and sigal;"
@@ -198,6 +199,14 @@ $(BENCH_DIR)/heic/.done: Benchmarks/headers/generate_heic.py Tests/Tools/heifbox
 	@rm -rf $(BENCH_DIR)/heic
 	python3 Benchmarks/headers/generate_heic.py $(BENCH_DIR)/heic 10000
 	@touch $@
+
+# Every file of public corpora no one here made (Tests/Acceptance/corpora.json): published at the shape
+# Pillow reads, or skipped with the one-line reason expected.json records. The corpora are fetched at their
+# pinned commits into ACCEPTANCE_CORPORA (network needed once).
+ACCEPTANCE_CORPORA ?= .build/acceptance
+acceptance: build venv
+	@mkdir -p $(ACCEPTANCE_CORPORA)
+	.venv/bin/python Tests/Acceptance/run.py .build/release/waterfall $(ACCEPTANCE_CORPORA)
 
 bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done $(BENCH_DIR)/heic/.done
 	@scripts/ensure-packages libvips-tools
