@@ -19,13 +19,14 @@ FIXTURES     := Tests/WaterfallKitTests/Fixtures
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test serve-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
 	@echo "make test            install what is missing, then run every test (unit, CLI, sanitizers, fuzz smoke)"
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make formats-test    every format fixture's size from Pillow and pillow-heif against inspect"
+	@echo "make serve-test      'waterfall serve' over a real socket: types, ranges, traversal, hostile requests, reload"
 	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make validate-test   SampleGallery's pages through the W3C Nu HTML checker, and axe-core in every engine"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
@@ -58,7 +59,7 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test formats-test browser-test validate-test hostile-test c-checks
+test: unit-test formats-test serve-test browser-test validate-test hostile-test c-checks
 
 unit-test: deps
 	@scripts/check-rooms
@@ -71,6 +72,11 @@ unit-test: deps
 formats-test: venv
 	$(SWIFT) build
 	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Formats
+
+# `waterfall serve` over a real socket: types, ranges, traversal, hostile requests, reload, Ctrl-C.
+serve-test: venv
+	$(SWIFT) build
+	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Serve
 
 # The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
 # Selenium in .venv; WebKit runs under an Xvfb the tests start and end, and plays video through GStreamer's

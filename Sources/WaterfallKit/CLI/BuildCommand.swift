@@ -113,6 +113,12 @@ struct BuildCommand {
     }
 
     func run(console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
+        try run(console: console, paths: paths, decoder: decoder, afterEachBuild: nil)
+    }
+
+    /// `run`, calling `afterEachBuild` (with the options built with) after every build that wrote the site.
+    func run(console: Console, paths: ArgumentPaths, decoder: DecoderProgram,
+             afterEachBuild: ((BuildOptions) -> Void)?) throws -> ExitCode {
         var options: BuildOptions
         var reportFile: ReportFile?
         do {
@@ -129,7 +135,7 @@ struct BuildCommand {
         guard watch else { return buildOnce(options, delivery: delivery, console: console) }
         var watcher = FolderWatcher(options: options)
         while true {
-            _ = buildOnce(options, delivery: delivery, console: console)
+            if buildOnce(options, delivery: delivery, console: console) == .success { afterEachBuild?(options) }
             watcher.waitForChange()
             console.writeError("change seen: building again\n")
         }

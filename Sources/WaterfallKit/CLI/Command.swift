@@ -13,3 +13,4 @@ extension BuildCommand: Command {}
 extension InspectCommand: Command {}
 extension LayoutCommand: Command {}
 extension ResizeCommand: Command {}
+extension ServeCommand: Command {}

@@ -9,6 +9,7 @@ public enum WaterfallCLI {
 
         Commands:
           build [INPUT]     build a gallery of the photos in INPUT into _site (or -o OUTPUT)
+          serve [INPUT]     build, serve it at http://127.0.0.1:8000/, rebuild and reload on change
           inspect PATH...   show each image's format, stored size, orientation and display size
           layout DIR        lay out a folder's photos as a waterfall board of a given width
           resize PATH...    make one resized, upright, metadata-free image per photo
@@ -44,7 +45,9 @@ public enum WaterfallCLI {
     }
 
     /// Every command, in the order the help lists them.
-    static var commands: [any Command.Type] { [BuildCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self] }
+    static var commands: [any Command.Type] {
+        [BuildCommand.self, ServeCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self]
+    }
 
     private static func dispatch(_ arguments: [[UInt8]], console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
         guard let first = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {

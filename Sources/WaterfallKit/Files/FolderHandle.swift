@@ -48,6 +48,14 @@ final class FolderHandle: Sendable {
         return FolderHandle(descriptor: descriptor, path: display(name))
     }
 
+    /// The existing sub-folder `name` (one component that need not be UTF-8), never through a link.
+    func folder(bytes name: [UInt8]) throws(FileSystemError) -> FolderHandle {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        let descriptor = OpenFile.retrying { Self.withCString(name) { openat(self.descriptor, $0, flags) } }
+        guard descriptor >= 0 else { throw OpenFile.openError(display(bytes: name), errno) }
+        return FolderHandle(descriptor: descriptor, path: display(bytes: name))
+    }
+
     /// The folder at `relative` (`a/b/c`), one component at a time, each never through a link.
     func folder(path relative: String, create: Bool) throws(FileSystemError) -> FolderHandle {
         var current = self
