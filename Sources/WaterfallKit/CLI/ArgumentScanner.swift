@@ -82,6 +82,20 @@ struct ArgumentScanner {
     }
 
     func unknown(_ option: String) -> UsageError {
-        UsageError("unknown option \(option)", command: command)
+        let help = WaterfallCLI.help(of: command) ?? ""
+        let suggestion = Suggestion.nearest(to: option, among: Self.options(in: help))
+        return UsageError("unknown option \(option)" + (suggestion.map { "; did you mean \($0)?" } ?? ""), command: command)
+    }
+
+    /// The options a help text lists (`--output`, `-o`): the one list of what a command takes.
+    static func options(in help: String) -> [String] {
+        var found: [String] = []
+        for word in help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" || $0 == "," || $0 == "|" }) {
+            let option = word.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            guard option.hasPrefix("-"), option.count >= 2, option.dropFirst().first?.isLetter == true || option.hasPrefix("--"),
+                  !found.contains(String(option)) else { continue }
+            found.append(String(option))
+        }
+        return found
     }
 }

@@ -55,6 +55,14 @@ struct ServeCommand {
             case "--watch", "--shard", "--report":
                 throw UsageError("serve watches and serves the whole site; \(String(decoding: arguments[index], as: UTF8.self)) is for build",
                                  command: name)
+            case let other where other.hasPrefix("-") && other.count > 1:
+                let flag = String(other.prefix { $0 != "=" })
+                let known = ArgumentScanner.options(in: help + BuildCommand.help)
+                guard known.contains(flag) else {
+                    let suggestion = Suggestion.nearest(to: flag, among: known).map { "; did you mean \($0)?" } ?? ""
+                    throw UsageError("unknown option \(flag)" + suggestion, command: name)
+                }
+                rest.append(arguments[index])
             default: rest.append(arguments[index])
             }
             index += 1

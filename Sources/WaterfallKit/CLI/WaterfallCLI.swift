@@ -16,7 +16,7 @@ public enum WaterfallCLI {
 
         Options:
           -h, --help        show this help (also: waterfall COMMAND --help)
-          --version         show the version
+          -v, --version     show the version
 
         """
 
@@ -49,6 +49,18 @@ public enum WaterfallCLI {
         [BuildCommand.self, ServeCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self]
     }
 
+    static var commandNames: [String] {
+        var names: [String] = []
+        for type in commands { names.append(type.name) }
+        return names
+    }
+
+    /// A command's help text, by its name.
+    static func help(of name: String) -> String? {
+        for type in commands where type.name == name { return type.help }
+        return nil
+    }
+
     private static func dispatch(_ arguments: [[UInt8]], console: Console, paths: ArgumentPaths, decoder: DecoderProgram) throws -> ExitCode {
         guard let first = arguments.first.map({ String(decoding: $0, as: UTF8.self) }) else {
             console.writeError(help)
@@ -60,12 +72,14 @@ public enum WaterfallCLI {
             let topic = rest.first.map { String(decoding: $0, as: UTF8.self) }
             console.out(commands.first { $0.name == topic }?.help ?? help)
             return .success
-        case "--version", "-V", "version":
+        case "--version", "-V", "-v", "version":
             console.out("waterfall \(version)\n")
             return .success
         default:
             guard let type = commands.first(where: { $0.name == first }) else {
-                throw UsageError(first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'")
+                let known = first.hasPrefix("-") ? ["--help", "--version"] : commandNames + ["help", "version"]
+                let hint = Suggestion.nearest(to: first, among: known).map { first.hasPrefix("-") ? "; did you mean \($0)?" : "; did you mean '\($0)'?" }
+                throw UsageError((first.hasPrefix("-") ? "unknown option \(first)" : "unknown command '\(first)'") + (hint ?? ""))
             }
             return try run(type, rest, console: console, paths: paths, decoder: decoder)
         }

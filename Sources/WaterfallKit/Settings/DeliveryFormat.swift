@@ -61,13 +61,18 @@ public enum DeliveryFormat: String, Sendable, Equatable, CaseIterable {
             formats.append(format)
         }
         guard formats.last == .jpeg else {
-            return .failure(ListProblem("must end with 'jpeg' (the fallback every browser shows), such as [\"avif\", \"webp\", \"jpeg\"]"))
+            return .failure(ListProblem("must end with 'jpeg' (the fallback every browser shows)", showsExample: true))
         }
         return .success(formats)
     }
 
     struct ListProblem: Error, Equatable {
         var message: String
-        init(_ message: String) { self.message = message }
+        /// Whether an example list should follow, written as the setting was (a flag's or a file's).
+        var showsExample = false
+        init(_ message: String, showsExample: Bool = false) {
+            self.message = message
+            self.showsExample = showsExample
+        }
     }
 }

@@ -9,8 +9,10 @@ extension SettingReader {
         switch DeliveryFormat.list(names) {
         case .success(let formats): return formats
         case .failure(let problem):
-            guard case .argument(let text) = value else { throw fail(key, problem.message) }
-            throw fail(key, problem.message + " (got '\(text)')")
+            guard case .argument(let text) = value else {
+                throw fail(key, problem.message + (problem.showsExample ? ", such as [\"avif\", \"webp\", \"jpeg\"]" : ""))
+            }
+            throw fail(key, problem.message + (problem.showsExample ? ", such as avif,jpeg or avif,webp,jpeg" : "") + " (got '\(text)')")
         }
     }
 
