@@ -14,3 +14,4 @@ extension InspectCommand: Command {}
 extension LayoutCommand: Command {}
 extension ResizeCommand: Command {}
 extension ServeCommand: Command {}
+extension InitCommand: Command {}

@@ -8,6 +8,7 @@ public enum WaterfallCLI {
         Turns a folder of photos into a waterfall (masonry) gallery of plain HTML and CSS.
 
         Commands:
+          init [DIR]        start a gallery: a waterfall.json to edit (and --theme, a theme)
           build [INPUT]     build a gallery of the photos in INPUT into _site (or -o OUTPUT)
           serve [INPUT]     build, serve it at http://127.0.0.1:8000/, rebuild and reload on change
           inspect PATH...   show each image's format, stored size, orientation and display size
@@ -46,7 +47,7 @@ public enum WaterfallCLI {
 
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] {
-        [BuildCommand.self, ServeCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self]
+        [InitCommand.self, BuildCommand.self, ServeCommand.self, InspectCommand.self, LayoutCommand.self, ResizeCommand.self]
     }
 
     static var commandNames: [String] {

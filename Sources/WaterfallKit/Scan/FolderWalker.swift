@@ -207,6 +207,7 @@ struct FolderWalker {
         guard let handle = try? FolderHandle.open(folder, create: false) else { return nil }
         if handle.kind(SitePath.stateFolder) == .folder { return "a Waterfall site (an earlier output)" }
         if handle.kind(CacheFolder.markerName) == .file { return "a cache (it has a \(CacheFolder.markerName))" }
+        if handle.kind("page.mustache") == .file { return "a theme (it has a page.mustache)" }
         if CacheFolder.isLegacyCache(handle) { return "a Waterfall cache" }
         return nil
     }

@@ -125,7 +125,7 @@ struct InspectCommandTests {
         #expect(run.stdout.isEmpty)
     }
 
-    @Test(arguments: ["build", "serve", "inspect", "layout", "resize"])
+    @Test(arguments: ["init", "build", "serve", "inspect", "layout", "resize"])
     func helpForEachCommandPrintsAndDoesNothingElse(command: String) throws {
         let folder = try TemporaryFolder()
         for arguments in [["help", command], [command, "--help"]] {
