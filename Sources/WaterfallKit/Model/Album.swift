@@ -15,8 +15,10 @@ struct Album: Sendable {
     /// The photo on the album's tile: the `cover` its settings name, else its first photo, else the first
     /// sub-album's cover.
     var cover: PublishedPhoto?
-    /// Photos in the album and all its sub-albums.
+    /// Photos and videos in the album and all its sub-albums.
     var totalPhotos: Int
+    /// Of those, the videos.
+    var totalVideos = 0
 
     /// Every album of the tree, depth first, this one first.
     var all: [Album] { [self] + children.flatMap(\.all) }
@@ -59,7 +61,8 @@ struct Album: Sendable {
                          title: own.title ?? (path.isEmpty ? configuration.title ?? rootTitle : folderName),
                          description: own.description ?? (path.isEmpty ? configuration.description : nil),
                          photos: sorted, children: children, cover: cover,
-                         totalPhotos: sorted.count + children.reduce(0) { $0 + $1.totalPhotos })
+                         totalPhotos: sorted.count + children.reduce(0) { $0 + $1.totalPhotos },
+                         totalVideos: sorted.count { $0.photo.header.isVideo } + children.reduce(0) { $0 + $1.totalVideos })
         }
         return build("")
     }

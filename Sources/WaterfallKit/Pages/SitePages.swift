@@ -143,7 +143,7 @@ struct SitePages: Sendable {
         for child in albums {
             var tile = self.tile(child.cover!, alt: child.title)
             tile.href = Self.galleryPath(album: child.sitePath, page: 1)
-            tile.album = (child.title, Self.count(child.totalPhotos))
+            tile.album = (child.title, Self.count(child.totalPhotos, videos: child.totalVideos))
             tile.caption = nil
             tile.video = nil
             tiles.append(tile)
@@ -151,7 +151,7 @@ struct SitePages: Sendable {
         for index in photos { tiles.append(tile(album.photos[index], alt: labels[index])) }
         return GalleryPageInputs(
             path: Self.galleryPath(album: album.sitePath, page: number), title: album.title, description: album.description,
-            trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos),
+            trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos, videos: album.totalVideos),
             albumPath: album.sitePath, number: number, pageCount: count,
             cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
             coverAlt: album.cover?.photo.label ?? "", download: downloads[album.sitePath])
@@ -296,7 +296,15 @@ struct SitePages: Sendable {
     /// `video/mp4` or `video/webm`: the published video's `<source type>`.
     static func mimeType(_ file: DerivedFile) -> String { file.format == .webm ? "video/webm" : "video/mp4" }
 
-    static func count(_ photos: Int) -> String {
-        photos == 0 ? "No photos" : photos == 1 ? "1 photo" : "\(photos) photos"
+    /// "5 photos and 1 video" for `items` of which `videos` are videos; "No photos" for none.
+    static func count(_ items: Int, videos: Int = 0) -> String {
+        func words(_ count: Int, _ noun: String) -> String { count == 1 ? "1 \(noun)" : "\(count) \(noun)s" }
+        let photos = items - videos
+        switch (photos, videos) {
+        case (0, 0): return "No photos"
+        case (_, 0): return words(photos, "photo")
+        case (0, _): return words(videos, "video")
+        default: return words(photos, "photo") + " and " + words(videos, "video")
+        }
     }
 }

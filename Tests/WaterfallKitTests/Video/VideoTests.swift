@@ -372,6 +372,21 @@ import Testing
         let (report, run) = try Self.build(input.path, output.path, ["--cache-dir", work.path + "/cache"])
         #expect(run.status == 0 && (report["images"] as? [String: Int]) == ["made": 0, "kept": 20], "\(report) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: output.path + "/images/video/d.avi.mp4"))
+        #expect(try String(contentsOfFile: output.path + "/index.html", encoding: .utf8).contains("4 videos"))
+    }
+
+    /// An album's count says photos and videos apart.
+    @Test func countsSayPhotosAndVideos() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: input.path + "/Trip", withIntermediateDirectories: true)
+        try VideoFixtures.pattern(input.path + "/Trip/clip.mp4")
+        for index in 1...2 { try input.copy(Fixtures.conformance("exif-orientation/Landscape_\(index).jpg"), as: "Trip/IMG_\(index).jpg") }
+        try input.copy(Fixtures.conformance("exif-orientation/Landscape_3.jpg"), as: "top.jpg")
+        let (_, run) = try Self.build(input.path, output.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let top = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
+        #expect(top.contains("3 photos and 1 video") && top.contains("2 photos and 1 video"), "\(top)")
+        #expect(SitePages.count(1, videos: 1) == "1 video" && SitePages.count(0) == "No photos" && SitePages.count(7, videos: 1) == "6 photos and 1 video")
     }
 
     /// A rebuild makes nothing; the same videos give the same site, byte for byte, from a fresh cache.
