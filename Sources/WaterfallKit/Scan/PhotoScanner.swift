@@ -85,6 +85,9 @@ struct PhotoScanner: Sendable {
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
             var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
             if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
+            if let takeout = TakeoutSidecar.reading(for: name, among: texts, input: input, warn: { warnings.append($0) }) {
+                file.sidecars.append(takeout)
+            }
             if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
                 file.cached = entry
             }
@@ -103,7 +106,9 @@ struct PhotoScanner: Sendable {
         return result
     }
 
-    static func isSidecar(_ fileName: String) -> Bool { fileName.lowercased().hasSuffix(".txt") }
+    static func isSidecar(_ fileName: String) -> Bool {
+        fileName.lowercased().hasSuffix(".txt") || TakeoutSidecar.isCandidate(fileName)
+    }
 
     /// `NAME.txt` beside the photo, where NAME is the photo's file name with or without its extension
     /// (`IMG_2.jpg.txt` or `IMG_2.txt`; the first wins). One that cannot be used is reported to `warn`.
