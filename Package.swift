@@ -31,6 +31,8 @@ let package = Package(
                 .linkedLibrary("sodium"),
                 // The albums' archives of their originals (libarchive's zip writer): archive/zip_writer.c.
                 .linkedLibrary("archive"),
+                // sigal's Markdown sidecars as safe HTML (cmark-gfm, its table extension): markdown/.
+                .linkedLibrary("cmark-gfm-extensions"), .linkedLibrary("cmark-gfm"),
             ]
         ),
         .target(

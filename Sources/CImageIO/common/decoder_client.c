@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "cimageio_decoder.h"
+#include "cimageio_markdown.h"
 #include "cimageio_process.h"
 #include "decoder_protocol.h"
 
@@ -296,4 +297,45 @@ void wf_decoder_derive(wf_decoder *d, int source, const wf_derive_request *reque
         if (receive(d, outputs[i].bytes, lengths[i], deadline, o) != 0) break;
     }
     free(lengths);
+}
+
+void wf_decoder_markdown(wf_decoder *d, const uint8_t *bytes, size_t length, uint32_t timeout_ms, wf_markdown *out,
+                         wf_decoder_outcome *o) {
+    memset(o, 0, sizeof *o);
+    memset(out, 0, sizeof *out);
+    if (length > WF_MARKDOWN_MAX_INPUT) {
+        out->status = WF_MARKDOWN_TOO_LARGE;
+        return;
+    }
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    wf_frame frame = {WF_FRAME_MAGIC, WF_JOB_MARKDOWN, 0, 0, length};
+    if (send_job(d, &frame, -1, bytes, length, o) != 0) return;
+    wf_frame answer;
+    uint64_t lengths[2];
+    if (receive_frame(d, WF_JOB_MARKDOWN, 0, deadline, &answer, o) != 0
+        || receive(d, lengths, sizeof lengths, deadline, o) != 0) return;
+    if (lengths[0] > WF_MARKDOWN_MAX_OUTPUT || lengths[1] > WF_MARKDOWN_MAX_OUTPUT || answer.flags > WF_MARKDOWN_FAILED
+        || answer.length != sizeof lengths + lengths[0] + lengths[1]
+        || (answer.flags != WF_MARKDOWN_OK && lengths[0] + lengths[1] > 0)) {
+        stop(d, NULL);
+        outcome_fail(o, WF_DECODER_BROKEN, "gave an answer of the wrong length");
+        return;
+    }
+    out->status = (wf_markdown_status)answer.flags;
+    if (out->status != WF_MARKDOWN_OK) return;
+    out->html = malloc(lengths[0] + 1);
+    out->text = malloc(lengths[1] + 1);
+    if (!out->html || !out->text) {
+        wf_markdown_free(out);
+        stop(d, NULL);
+        outcome_fail(o, WF_DECODER_BROKEN, "out of memory for the HTML");
+        return;
+    }
+    if (receive(d, out->html, lengths[0], deadline, o) != 0 || receive(d, out->text, lengths[1], deadline, o) != 0) {
+        wf_markdown_free(out);
+        return;
+    }
+    out->html[lengths[0]] = out->text[lengths[1]] = '\0';
+    out->html_length = lengths[0];
+    out->text_length = lengths[1];
 }

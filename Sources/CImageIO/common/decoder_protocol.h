@@ -13,6 +13,8 @@ enum {
                           answer: wf_header, wf_metadata (pointers cleared), then the three fields' bytes */
     WF_JOB_DERIVE = 2, /* request: `count` wf_derive_request; answer: `count` wf_derive_result, `count` uint64
                           lengths, then each output's bytes */
+    WF_JOB_MARKDOWN = 4, /* request: the Markdown's bytes (no descriptor); answer: flags the wf_markdown_status,
+                            two uint64 lengths, then the HTML and the text (cimageio_markdown.h) */
 };
 
 #define WF_JOB_WANTS_METADATA 1u

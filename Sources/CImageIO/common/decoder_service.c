@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "cimageio_decoder.h"
+#include "cimageio_markdown.h"
 #include "decoder_protocol.h"
 
 #include <errno.h>
@@ -152,6 +153,18 @@ static int answer_derive(int socket, int source, const wf_frame *frame, const wf
     return status;
 }
 
+static int answer_markdown(int socket, const uint8_t *bytes, size_t length) {
+    wf_markdown out;
+    wf_markdown_render(bytes, length, &out);
+    uint64_t lengths[2] = {out.html_length, out.text_length};
+    wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_MARKDOWN, 0, (uint32_t)out.status, sizeof lengths + lengths[0] + lengths[1]};
+    int status = wf_frame_send(socket, &reply, -1, lengths, sizeof lengths) == 0
+                 && (!lengths[0] || wf_frame_send_all(socket, out.html, lengths[0]) == 0)
+                 && (!lengths[1] || wf_frame_send_all(socket, out.text, lengths[1]) == 0) ? 0 : -1;
+    wf_markdown_free(&out);
+    return status;
+}
+
 /* Ends the process as soon as the build's end of the socket closes, even in the middle of a job: a decoder
  * never outlives its build. */
 static void *watch(void *argument) {
@@ -195,6 +208,11 @@ int wf_decoder_serve(int socket) {
             if (requests && receive_all(socket, requests, frame.length) == 1)
                 status = answer_derive(socket, source, &frame, requests);
             free(requests);
+        } else if (got > 0 && frame.kind == WF_JOB_MARKDOWN && frame.length <= WF_MARKDOWN_MAX_INPUT) {
+            uint8_t *bytes = malloc(frame.length ? frame.length : 1);
+            if (bytes && (frame.length == 0 || receive_all(socket, bytes, frame.length) == 1))
+                status = answer_markdown(socket, bytes, frame.length);
+            free(bytes);
         }
         if (source >= 0) close(source);
         if (status != 0) return 2;

@@ -82,14 +82,17 @@ public struct SiteBuilder: Sendable {
     /// opened and ready (handed over: `setup` keeps no copy, so the cache's entries can be let go later).
     private func scan(_ setup: inout Setup) throws(BuildError) -> Found {
         let scanner = PhotoScanner(input: setup.input, excluding: excludedFolders(), jobs: options.jobs,
-                                   maxPixels: setup.configuration.maxPixels)
+                                   maxPixels: setup.configuration.maxPixels,
+                                   decoders: DecoderPool(program: options.decoder, maxPixels: setup.configuration.maxPixels))
         var scanned = scanner.scan(cache: setup.folders.cache, observe: observe)
         if let shard = options.shard {
             scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
         }
         let skipped = setup.unusableSettings + scanned.skipped
         try failIfStrict(skipped)
-        let albumSettings = try loadAlbumSettings(scanned.albumSettings)
+        var albumSettings = try loadAlbumSettings(scanned.albumSettings)
+        SigalAlbumIndex.apply(scanned.albumIndexes, to: &albumSettings, configuration: setup.configuration, photos: scanned.photos,
+                              warn: { observe(.warning($0)) })
         let (writer, cache) = try setup.folders.openAll()
         do {
             try cache.prepare()

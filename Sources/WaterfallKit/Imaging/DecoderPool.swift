@@ -74,7 +74,7 @@ public final class DecoderPool: Sendable {
     }
 
     /// Runs `body` with a decoder no other thread uses meanwhile.
-    private func withDecoder<T>(_ body: (OpaquePointer) -> Result<T, DecoderFailure>) -> Result<T, DecoderFailure> {
+    func withDecoder<T>(_ body: (OpaquePointer) -> Result<T, DecoderFailure>) -> Result<T, DecoderFailure> {
         guard let slot = idle.withLock({ $0.popLast() }) ?? DecoderSlot(program: program, limits: limits) else {
             return .failure(DecoderFailure(.notStarted, "cannot start the decoder process: out of memory"))
         }

@@ -8,6 +8,8 @@ struct Album: Sendable {
     var sitePath: String
     var title: String
     var description: String?
+    /// The description as safe HTML (an album's sigal `index.md`), shown in its place.
+    var descriptionHTML: String?
     /// Its own photos, in gallery order.
     var photos: [PublishedPhoto]
     /// Its sub-albums, in natural folder-name order.
@@ -55,16 +57,24 @@ struct Album: Sendable {
             let children = NaturalOrder.sorted(childrenOf[key] ?? [], by: { $0 }).map(build)
             let sorted = ordered[key] ?? []
             var cover = sorted.first ?? children.first?.cover
-            if let name = own.cover, let named = sorted.first(where: { $0.photo.fileName == name }) { cover = named }
+            if let name = own.cover, let named = photo(named: name, in: path, ordered) { cover = named }
             let folderName = String(path.split(separator: "/").last ?? "")
             return Album(path: path, sitePath: path,
                          title: own.title ?? (path.isEmpty ? configuration.title ?? rootTitle : folderName),
                          description: own.description ?? (path.isEmpty ? configuration.description : nil),
+                         descriptionHTML: own.description == nil ? nil : own.descriptionHTML,
                          photos: sorted, children: children, cover: cover,
                          totalPhotos: sorted.count + children.reduce(0) { $0 + $1.totalPhotos },
                          totalVideos: sorted.count { $0.photo.header.isVideo } + children.reduce(0) { $0 + $1.totalVideos })
         }
         return build("")
+    }
+
+    /// The photo a `cover` names: a file of the album, or (as sigal's Thumbnail) a path into a sub-folder.
+    private static func photo(named name: String, in album: String, _ ordered: [[UInt8]: [PublishedPhoto]]) -> PublishedPhoto? {
+        let below = SitePath.folder(of: name), fileName = FolderPath.lastComponent(of: name)
+        let folder = below.isEmpty ? album : SitePath.join(album, below)
+        return ordered[Array(folder.utf8)]?.first { $0.photo.fileName == fileName }
     }
 
     /// One line for each album's settings whose `cover` names no photo of that album (their files named
@@ -74,14 +84,14 @@ struct Album: Sendable {
         let named = settings.filter { $0.value.cover != nil }
         guard !named.isEmpty else { return [] }
         var albums: Set<[UInt8]> = [[]]
-        var names: Set<[UInt8]> = []  // album, a 0 byte, file name: the photos directly in each album
+        var names: Set<[UInt8]> = []  // every photo's path (a cover may name one in a sub-folder)
         for published in photos {
             var folder = published.photo.album
-            names.insert(Array(folder.utf8) + [0] + Array(published.photo.fileName.utf8))
+            names.insert(Array(SitePath.join(folder, published.photo.fileName).utf8))
             while !folder.isEmpty, albums.insert(Array(folder.utf8)).inserted { folder = SitePath.folder(of: folder) }
         }
         return named.sorted { $0.key.lexicographicallyPrecedes($1.key) }.compactMap { key, own in
-            guard albums.contains(key), let name = own.cover, !names.contains(key + [0] + Array(name.utf8)) else { return nil }
+            guard albums.contains(key), let name = own.cover, !names.contains(Array(SitePath.join(String(decoding: key, as: UTF8.self), name).utf8)) else { return nil }
             let path = String(decoding: key, as: UTF8.self)
             return "\(PathText.display(FolderPath.join(input, SitePath.join(path, "waterfall.json")))): 'cover' names \(PathText.display(name)), "
                 + "which is not a photo of this album; its first photo is the cover"

@@ -2,6 +2,8 @@
 struct Caption: Sendable, Equatable {
     var title: String
     var description: String?
+    /// The description as safe HTML (from sigal's Markdown), shown in its place; nil for plain text.
+    var descriptionHTML: String?
 
     /// First line the title, the rest (trimmed) the description; nil for a file with no text. Lines end
     /// at LF, CRLF or CR (a sidecar written on Windows reads the same as one written anywhere else).
@@ -13,8 +15,9 @@ struct Caption: Sendable, Equatable {
         description = rest.isEmpty ? nil : rest
     }
 
-    init(title: String, description: String? = nil) {
+    init(title: String, description: String? = nil, descriptionHTML: String? = nil) {
         self.title = title
         self.description = description
+        self.descriptionHTML = descriptionHTML
     }
 }

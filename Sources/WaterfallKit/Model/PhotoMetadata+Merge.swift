@@ -13,6 +13,7 @@ extension PhotoMetadata {
         result.creator = first(\.creator)
         result.rights = first(\.rights)
         result.taken = first(\.taken)
+        result.descriptionHTML = readings.first { $0.description != nil && $0.description == result.description }?.descriptionHTML
         return result
     }
 }

@@ -24,6 +24,9 @@ struct PhotoMetadata: Sendable, Equatable {
     var creator: Sourced<String>?
     var rights: Sourced<String>?
     var taken: Sourced<Taken>?
+    /// The description as HTML, when its source is Markdown (sigal's `NAME.md`, rendered safe by cmark-gfm):
+    /// `description` then holds its plain text. Pages show only this HTML unescaped.
+    var descriptionHTML: String?
 
     init() {}
 
@@ -49,7 +52,11 @@ struct PhotoMetadata: Sendable, Equatable {
     /// The caption pages show: the title and the description; a description alone is shown as the title,
     /// as a photo's embedded description always was.
     var caption: Caption? {
-        if let title { return Caption(title: title.value, description: description?.value) }
+        if let title { return Caption(title: title.value, description: description?.value, descriptionHTML: descriptionHTML) }
+        // Markdown alone: its first line is the title, and the whole is still shown as the description.
+        if let descriptionHTML, let text = description?.value, let first = text.split(whereSeparator: \.isNewline).first {
+            return Caption(title: String(first).trimmed, description: text, descriptionHTML: descriptionHTML)
+        }
         return description.map { Caption(title: $0.value) }
     }
 }

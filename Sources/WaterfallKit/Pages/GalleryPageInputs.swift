@@ -45,6 +45,8 @@ struct GalleryPageInputs {
     var path: String
     var title: String
     var description: String?
+    /// The description as safe HTML (sigal's `index.md`), shown unescaped in its place.
+    var descriptionHTML: String? = nil
     var trail: [PhotoPageInputs.Link]
     var tiles: [Tile]
     var photoCount: String
@@ -64,6 +66,7 @@ struct GalleryPageInputs {
         builder.add(path)
         builder.add(title)
         builder.add(description)
+        builder.add(descriptionHTML)
         builder.add(trail.count)
         for crumb in trail {
             builder.add(crumb.path)

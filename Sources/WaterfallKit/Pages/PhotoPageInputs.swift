@@ -77,6 +77,7 @@ struct PhotoPageInputs {
         builder.add(fileName)
         builder.add(caption?.title)
         builder.add(caption?.description)
+        builder.add(caption?.descriptionHTML)
         builder.add(summary)
         builder.add(takenText)
         add(view, to: &builder)

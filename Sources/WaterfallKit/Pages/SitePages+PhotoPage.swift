@@ -84,7 +84,8 @@ extension SitePages {
         var context = common(page: path, title: page.label, trail: page.trail.map { ($0.title, $0.path) } + [(page.label, path)])
         context["photo"] = photoValue(page)
         context["caption"] = page.caption.map { caption in
-            ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null]
+            ["title": .string(caption.title), "description": caption.description.map { .string($0) } ?? .null,
+             "descriptionHTML": caption.descriptionHTML.map { .string($0) } ?? .null]
         } ?? .null
         context["exif"] = page.summary.map { .string($0) } ?? .null
         context["taken"] = page.takenText.map { .string($0) } ?? .null

@@ -151,6 +151,7 @@ struct SitePages: Sendable {
         for index in photos { tiles.append(tile(album.photos[index], alt: labels[index])) }
         return GalleryPageInputs(
             path: Self.galleryPath(album: album.sitePath, page: number), title: album.title, description: album.description,
+            descriptionHTML: album.descriptionHTML,
             trail: trail.map { .init(path: $0.path, title: $0.title) }, tiles: tiles, photoCount: Self.count(album.totalPhotos, videos: album.totalVideos),
             albumPath: album.sitePath, number: number, pageCount: count,
             cover: album.cover.map { .init(path: $0.view.path, width: $0.view.width, height: $0.view.height) },
@@ -215,6 +216,7 @@ struct SitePages: Sendable {
         }
         var context = common(page: path, title: page.title, trail: page.trail.map { ($0.title, $0.path) })
         context["description"] = page.description.map { .string($0) } ?? .null
+        context["descriptionHTML"] = page.descriptionHTML.map { .string($0) } ?? .null
         context["layoutCSS"] = .string(board.style.css)
         context["tiles"] = .list(tiles)
         context["empty"] = .bool(tiles.isEmpty)

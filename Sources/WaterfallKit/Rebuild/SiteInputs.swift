@@ -52,6 +52,7 @@ enum SiteInputs {
         builder.add(metadata.taken?.source.rawValue)
         builder.add(metadata.taken?.value.text)
         builder.add(metadata.taken?.value.number)
+        builder.add(metadata.descriptionHTML)
     }
 
     private static func digest(_ published: PublishedPhoto) -> ContentDigest {

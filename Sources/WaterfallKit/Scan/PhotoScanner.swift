@@ -19,12 +19,16 @@ struct PhotoScanner: Sendable {
     var jobs: Int
     /// Cached headers over this many pixels are read again (and refused).
     var maxPixels: Int
+    /// Renders sigal's Markdown sidecars (`NAME.md`, `index.md`); without one, their bodies are not used.
+    var decoders: DecoderPool? = nil
 
     struct Result {
         var photos: [ScannedFile]
         var skipped: [(path: String, reason: String)]
         /// Each sub-folder's `waterfall.json`, by album folder (relative to the input, as bytes).
         var albumSettings: [[UInt8]: String]
+        /// Each folder's sigal `index.md`, read (`SigalMarkdown.albumSettings`), with the file's path.
+        var albumIndexes: [[UInt8]: (settings: SiteConfiguration.AlbumSettings, file: String)] = [:]
     }
 
     /// Photos larger than this are refused before a byte is read (a sparse terabyte file would take hours
@@ -40,6 +44,7 @@ struct PhotoScanner: Sendable {
         let prefix = FolderPath.join(input.path, "").count
         var found: [String] = []
         var sidecars = Set<[UInt8]>()
+        var indexes: [String] = []
         var result = Result(photos: [], skipped: [], albumSettings: [:])
         let walker = FolderWalker(recursive: true, excluding: excluding, links: input.links, skipsWaterfallFolders: true, honoursNoMedia: true)
         for entry in walker.files(under: input.path) {
@@ -51,6 +56,7 @@ struct PhotoScanner: Sendable {
                     found.append(path)
                 } else if Self.isSidecar(fileName) {
                     sidecars.insert(Array(relative.utf8))
+                    if fileName == SigalMarkdown.albumFile { indexes.append(path) }
                 } else if fileName == "waterfall.json" && relative.contains("/") {
                     result.albumSettings[Array(SitePath.folder(of: relative).utf8)] = path
                 }
@@ -66,10 +72,11 @@ struct PhotoScanner: Sendable {
                 observe(.note("\(PathText.display(path)): \(note)"))
             }
         }
+        readAlbumIndexes(indexes, prefix: prefix, into: &result, observe: observe)
         let entries = found, texts = sidecars
         observe(.reading(total: entries.count))
         let done = Atomic<Int>(0)
-        let input = self.input, maxPixels = self.maxPixels
+        let input = self.input, maxPixels = self.maxPixels, decoders = self.decoders
         let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<ScannedFile, FileSystemError>, warnings: [String]) in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
             let name = String(path.dropFirst(prefix))
@@ -85,6 +92,8 @@ struct PhotoScanner: Sendable {
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
             var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
             if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
+            file.sidecars += [SigalMarkdown.reading(for: name, among: texts, isVideo: isVideo, input: input, decoders: decoders) { warnings.append($0) },
+                              TakeoutSidecar.reading(for: name, among: texts, input: input) { warnings.append($0) }].compactMap { $0 }
             if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
                 file.cached = entry
             }
@@ -103,7 +112,16 @@ struct PhotoScanner: Sendable {
         return result
     }
 
-    static func isSidecar(_ fileName: String) -> Bool { fileName.lowercased().hasSuffix(".txt") }
+    static func isSidecar(_ fileName: String) -> Bool {
+        fileName.lowercased().hasSuffix(".txt") || fileName.hasSuffix(".md") || TakeoutSidecar.isCandidate(fileName)
+    }
+
+    private func readAlbumIndexes(_ paths: [String], prefix: Int, into result: inout Result, observe: (BuildEvent) -> Void) {
+        for path in paths {
+            guard let settings = SigalMarkdown.albumSettings(path, input: input, decoders: decoders, warn: { observe(.warning($0)) }) else { continue }
+            result.albumIndexes[Array(SitePath.folder(of: String(path.dropFirst(prefix))).utf8)] = (settings, path)
+        }
+    }
 
     /// `NAME.txt` beside the photo, where NAME is the photo's file name with or without its extension
     /// (`IMG_2.jpg.txt` or `IMG_2.txt`; the first wins). One that cannot be used is reported to `warn`.

@@ -112,6 +112,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     public struct AlbumSettings: Sendable, Equatable {
         public var title: String?
         public var description: String?
+        /// The description as safe HTML (sigal's `index.md`, rendered by cmark-gfm), shown in its place.
+        public var descriptionHTML: String?
         public var sort: SortOrder?
         public var reverse: Bool?
         /// The file name of the photo shown on the album's tile; default: the album's first photo.

@@ -29,7 +29,7 @@ struct PageInputsTests {
 
     static var photoPage: PhotoPageInputs {
         PhotoPageInputs(
-            path: "a/photos/b.jpg.html", label: "B", fileName: "b.jpg", caption: Caption(title: "T", description: "D"),
+            path: "a/photos/b.jpg.html", label: "B", fileName: "b.jpg", caption: Caption(title: "T", description: "D", descriptionHTML: "<p>D</p>"),
             summary: "Canon", takenText: "2024-05-17", view: .init(path: "a/v.jpg", width: 40, height: 30),
             viewSet: [.init(path: "a/v.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/v.avif", width: 40)])],
             video: .init(path: "a/b.mp4", type: "video/mp4", duration: "0:07"), color: "#102030", sketch: sketch,
@@ -56,7 +56,8 @@ struct PageInputsTests {
             change(&page)
             return page.digest(site: Self.site)
         }
-        let caption: [Change<Caption>] = [("title", { $0.title += "x" }), ("description", { $0.description = nil })]
+        let caption: [Change<Caption>] = [("title", { $0.title += "x" }), ("description", { $0.description = nil }),
+                                          ("descriptionHTML", { $0.descriptionHTML = nil })]
         Self.expectEveryField(of: Self.photoPage.caption!, caption, digest: { caption in digest { $0.caption = caption } })
         let video: [Change<PhotoPageInputs.Video>] = [
             ("path", { $0.path += "x" }), ("type", { $0.type = "video/webm" }), ("duration", { $0.duration = nil }),
@@ -86,7 +87,7 @@ struct PageInputsTests {
 
     static var galleryPage: GalleryPageInputs {
         GalleryPageInputs(
-            path: "a/index.html", title: "Album", description: "About", trail: [.init(path: "index.html", title: "Photos")],
+            path: "a/index.html", title: "Album", description: "About", descriptionHTML: "<p>About</p>", trail: [.init(path: "index.html", title: "Photos")],
             tiles: [tile], photoCount: "3 photos", albumPath: "a", number: 1, pageCount: 2,
             cover: .init(path: "a/v.jpg", width: 40, height: 30), coverAlt: "B",
             download: .init(path: "a/originals/a.zip", photos: 3, bytes: 123_456))
@@ -95,7 +96,7 @@ struct PageInputsTests {
     @Test func everyFieldOfAGalleryPageReachesItsDigest() {
         let page: [Change<GalleryPageInputs>] = [
             ("path", { $0.path += "x" }), ("title", { $0.title += "x" }), ("description", { $0.description = nil }),
-            ("trail", { $0.trail[0].path += "x" }), ("tiles", { $0.tiles.append(Self.tile) }), ("photoCount", { $0.photoCount += "x" }),
+            ("descriptionHTML", { $0.descriptionHTML = nil }), ("trail", { $0.trail[0].path += "x" }), ("tiles", { $0.tiles.append(Self.tile) }), ("photoCount", { $0.photoCount += "x" }),
             ("albumPath", { $0.albumPath += "x" }), ("number", { $0.number += 1 }), ("pageCount", { $0.pageCount += 1 }),
             ("cover", { $0.cover?.width += 1 }), ("coverAlt", { $0.coverAlt += "x" }), ("download", { $0.download = nil }),
         ]

@@ -53,7 +53,7 @@ struct SiteInputsTests {
             ("title", { $0.metadata.title?.value = "U" }), ("description", { $0.metadata.description = nil }),
             ("title's source", { $0.metadata.title?.source = .xmp }), ("keywords", { $0.metadata.keywords?.value.append("l") }),
             ("rating", { $0.metadata.rating?.value = 4 }), ("creator", { $0.metadata.creator?.value = "D" }),
-            ("rights", { $0.metadata.rights = nil }), ("taken text", { $0.metadata.taken?.value.text = "x" }),
+            ("rights", { $0.metadata.rights = nil }), ("description HTML", { $0.metadata.descriptionHTML = "<p>D</p>" }), ("taken text", { $0.metadata.taken?.value.text = "x" }),
             ("taken", { $0.metadata.taken?.value.number = 1 }), ("summary", { $0.facts.summary = nil }),
             ("embedded description", { $0.facts.metadata.description?.value = "F" }),
             ("content identifier", { $0.facts.contentIdentifier = "A" }),
@@ -99,7 +99,8 @@ struct SiteInputsTests {
         #expect(fields(published.photo.header) == ["format", "pixelWidth", "pixelHeight", "orientation", "components", "progressive",
                                                    "bitDepth", "bytesRead", "frames", "videoBox"])
         #expect(fields(published.photo.facts) == ["summary", "metadata", "contentIdentifier"])
-        #expect(fields(published.photo.metadata) == ["title", "description", "keywords", "rating", "creator", "rights", "taken"])
+        #expect(fields(published.photo.metadata) == ["title", "description", "keywords", "rating", "creator", "rights", "taken",
+                                                     "descriptionHTML"])
         // path: named later; made: whether this build made it, not what it is.
         #expect(fields(published.images[0]) == ["label", "size", "delivery", "role", "key", "path", "width", "height", "format", "stored",
                                                 "hash", "made", "averageColor", "sketch"])
