@@ -1,7 +1,8 @@
 /// The settings that are lists or objects: formats, densities, bands and insets.
 extension SettingReader {
     func formats(_ value: SettingValue, _ key: String) throws(SettingProblem) -> [DeliveryFormat] {
-        let problem = "must be a list such as [\"avif\", \"webp\", \"jpeg\"] ending with \"jpeg\""
+        let problem = value.isArgument ? "must be a list such as avif,webp,jpeg ending with jpeg"
+            : "must be a list such as [\"avif\", \"webp\", \"jpeg\"] ending with \"jpeg\""
         let elements = try list(value, key, problem: problem)
         guard elements.count <= SettingLimits.formatCount * 2 else { throw fail(key, problem) }
         var names: [String] = []
@@ -17,7 +18,7 @@ extension SettingReader {
     }
 
     func densities(_ value: SettingValue, _ key: String) throws(SettingProblem) -> [Int] {
-        let elements = try list(value, key, problem: "must be a non-empty list of whole numbers, such as [1, 2]")
+        let elements = try list(value, key, problem: "must be a non-empty list of whole numbers, such as " + (value.isArgument ? "1,2" : "[1, 2]"))
         guard elements.count <= SettingLimits.densityCount else {
             throw fail(key, "must list at most \(SettingLimits.densityCount) densities (got \(elements.count))")
         }
@@ -30,7 +31,8 @@ extension SettingReader {
 
     /// A number for all four sides, or four: `[top, left, bottom, right]` (`T,L,B,R` on the command line).
     func insets(_ value: SettingValue, _ key: String) throws(SettingProblem) -> EdgeInsets {
-        let problem = "must be a number or a list of four numbers [top, left, bottom, right]"
+        let problem = value.isArgument ? "must be a number, or four numbers top,left,bottom,right (such as 8,16,8,16)"
+            : "must be a number or a list of four numbers [top, left, bottom, right]"
         let sides: [SettingValue]
         switch value {
         case .json(.array(let elements)): sides = elements.map { .json($0) }

@@ -2,6 +2,11 @@
 enum SettingValue: Sendable, Equatable {
     case json(JSONValue)
     case argument(String)
+
+    /// Whether it came from the command line (where lists are written `a,b`, not `["a", "b"]`).
+    var isArgument: Bool {
+        if case .argument = self { true } else { false }
+    }
 }
 
 /// Why a value cannot be a setting's, in one line that names the setting as its source does (`'maxCrop'`

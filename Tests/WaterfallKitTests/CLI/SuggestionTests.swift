@@ -2,7 +2,7 @@ import Testing
 @testable import WaterfallKit
 
 /// A mistyped command or option gets the nearest known one, in words, and a word far from every known one
-/// gets none.
+/// gets none; a flag's example is written as a flag is.
 struct SuggestionTests {
     @Test(arguments: [
         (["bild"], "unknown command 'bild'; did you mean 'build'?"),
@@ -15,6 +15,8 @@ struct SuggestionTests {
         (["inspect", "--jsno", "x"], "unknown option --jsno; did you mean --json?"),
         (["serve", "--prot", "3"], "unknown option --prot; did you mean --port?"),
         (["serve", "--titel", "x"], "unknown option --titel; did you mean --title?"),
+        (["build", "--formats", ""], "--formats must be a list such as avif,webp,jpeg ending with jpeg"),
+        (["build", "--insets", "1,2"], "--insets must be a number, or four numbers top,left,bottom,right (such as 8,16,8,16)"),
         (["build", "--formats", "avif"], "--formats must end with 'jpeg' (the fallback every browser shows), such as avif,jpeg or avif,webp,jpeg (got 'avif')"),
     ])
     func mistakesGetTheNearestWord(arguments: [String], message: String) throws {
