@@ -12,6 +12,7 @@
 #include "heif_format.h"
 #include "jpeg_format.h"
 #include "png_format.h"
+#include "tiff_format.h"
 #include "webp_format.h"
 
 #include <stddef.h>
@@ -32,6 +33,8 @@ static const wf_format_entry formats[] = {
     /* wf_decode_heif tries libavif's route first; the encoder is libavif's (avif/). */
     {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
      .decode = wf_decode_heif, .encode = wf_encode_avif},
+    {WF_FORMAT_TIFF, .sniff = wf_sniff_tiff, .read_header = wf_read_tiff_header, .read_metadata = wf_read_tiff_metadata,
+     .decode = wf_decode_tiff},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
