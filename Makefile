@@ -15,7 +15,7 @@ C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addp
 C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -ltiff -lsodium -larchive -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
-# HEIC, AVIF, WebP, GIF and TIFF fixtures, one folder per format, each with its expected.json.
+# HEIC, AVIF, WebP, GIF, TIFF and BMP fixtures, one folder per format, each with its expected.json.
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 

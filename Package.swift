@@ -18,7 +18,7 @@ let package = Package(
                 .define("_FILE_OFFSET_BITS", to: "64"),
                 .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
                 .headerSearchPath("heif"), .headerSearchPath("webp"), .headerSearchPath("gif"),
-                .headerSearchPath("avif"), .headerSearchPath("tiff"),
+                .headerSearchPath("avif"), .headerSearchPath("tiff"), .headerSearchPath("bmp"),
                 // Debug builds too: every test builds galleries with the debug binary, and image work at -O0
                 // is several times slower. (The output is the same bytes at any level.)
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),

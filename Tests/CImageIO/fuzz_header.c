@@ -1,6 +1,6 @@
 /* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser, the metadata reader
- * (Exif payload, PNG text), the GIF frame compositor (at most 64 frames an input) and the TIFF decoder
- * (decode_check.h) on any bytes. */
+ * (Exif payload, PNG text), the GIF frame compositor (at most 64 frames an input) and the TIFF and BMP
+ * decoders (decode_check.h) on any bytes. */
 #include <stddef.h>
 #include <stdint.h>
 

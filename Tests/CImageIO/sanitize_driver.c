@@ -3,9 +3,9 @@
  * each file through the fd reader and through the memory reader at every prefix length (every byte up to
  * 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and the EXIF parser over every
  * tail of the file. GIFs also have all their frames composed at each of those prefixes (frames_check.h; the
- * first 64 of a cut file), and TIFFs are decoded at each of them (decode_check.h). Any sanitizer report aborts. HEIF and AVIF headers answered from the boxes must be
- * libheif's answer too, at every prefix where libheif opens the file (the others are counted: their damage
- * is found when the image is decoded).
+ * first 64 of a cut file), and TIFFs and BMPs are decoded at each of them (decode_check.h). Any sanitizer
+ * report aborts. HEIF and AVIF headers answered from the boxes must be libheif's answer too, at every prefix
+ * where libheif opens the file (the others are counted: their damage is found when the image is decoded).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
         free(bytes);
     }
     printf("sanitize: %d files, %ld header reads, %ld whole files read, %ld HEIF answers checked against libheif "
-           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF frames composed, %ld TIFFs decoded, "
+           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF frames composed, %ld TIFFs and BMPs decoded, "
            "no sanitizer reports\n",
            argc - 1, reads, ok, heif_checked, heif_quick, heif_refused, frames, decoded);
     return 0;

@@ -199,6 +199,14 @@ def tiff_ifd_loop() -> bytes:
     return tiffbytes.tiff(24, 16, [row] * 16, next_ifd="self")
 
 
+def bmp_rle(width: int, height: int) -> bytes:
+    """An RLE8 BMP of width × height holding only its end-of-bitmap mark: decoded into one buffer, width ×
+    height × 4 bytes, budgeted from the header."""
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, 0, 2835, 2835, 2, 0)
+    body = info + bytes(8) + b"\0\1"
+    return b"BM" + struct.pack("<IHHI", 14 + len(body), 0, 0, 14 + 40 + 8) + body
+
+
 # -- the catalogue: (name, extension, bytes), by kind
 
 RINGS = {
@@ -247,6 +255,8 @@ BOMBS = {
     "TIFF: 20000×10000 in one LZW strip": (".tif", lambda: tiff_one_strip(20000, 10000)),
     "TIFF: 200,000 strips past the end": (".tif", lambda: tiff_strip_table(1, 200000, 1 << 30)),
     "TIFF: IFD0 naming itself as the next": (".tiff", tiff_ifd_loop),
+    # BMP: an RLE file is decoded into one buffer: 15000×15000 in 64 bytes would need 859 MiB.
+    "BMP: RLE8 15000×15000, nothing but its end": (".bmp", lambda: bmp_rle(15000, 15000)),
 }
 
 

@@ -1,7 +1,7 @@
 import CImageIO
 
-/// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations). TIFF is
-/// read only: browsers do not show it, so a TIFF is published through its derived images.
+/// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations). TIFF
+/// and BMP are read only: they are published through their derived images.
 /// Everything else is named (for messages) by `SniffedFormat`. A video is read as `video` (whatever its
 /// container: `ImageHeader.video` says) and published as `mp4` or `webm`.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
@@ -12,6 +12,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case webp
     case gif
     case tiff
+    case bmp
     case video
     case mp4
     case webm
@@ -26,6 +27,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .webp: ".webp"
         case .gif: ".gif"
         case .tiff: ".tif"
+        case .bmp: ".bmp"
         case .video, .mp4: ".mp4"
         case .webm: ".webm"
         }

@@ -106,7 +106,7 @@ struct LayoutCommandTests {
         #expect(run.status == 0)
         let warnings = run.stderr.split(separator: "\n")
         #expect(warnings.count == 2)
-        #expect(warnings.contains { $0.hasSuffix("J46-bmp-named.jpg: skipped: unsupported format (BMP)") })
+        #expect(warnings.contains { $0.hasSuffix("J46-bmp-named.jpg: skipped: not an image format Waterfall reads (starts with 42 4D 00 00)") })
         #expect(warnings.contains { $0.hasSuffix("J45-empty.jpg: skipped: empty file") })
         #expect(run.stdout.contains("footer at y"))
         #expect(!run.stdout.contains("IMG_1.jpg"))  // sub-folders are not part of the folder's page
