@@ -5,17 +5,17 @@ SWIFT        ?= swift
 PREFIX       ?= /usr/local
 SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
 CLANG        ?= $(SWIFT_BIN)clang
-BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libsodium-dev libarchive-dev libcmark-gfm-dev libcmark-gfm-extensions-dev ffmpeg
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libtiff-dev libsodium-dev libarchive-dev libcmark-gfm-dev libcmark-gfm-extensions-dev ffmpeg
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 
 C_FOLDERS    := $(sort $(dir $(wildcard Sources/CImageIO/*/*.c)))
 C_SOURCES    := $(wildcard Sources/CImageIO/*/*.c)
 C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld
-C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -lsodium -larchive -lcmark-gfm-extensions -lcmark-gfm -lm
+C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -ltiff -lsodium -larchive -lcmark-gfm-extensions -lcmark-gfm -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
-# HEIC, AVIF, WebP and GIF fixtures, one folder per format, each with its expected.json.
+# HEIC, AVIF, WebP, GIF, TIFF and BMP fixtures, one folder per format, each with its expected.json.
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 

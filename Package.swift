@@ -18,7 +18,7 @@ let package = Package(
                 .define("_FILE_OFFSET_BITS", to: "64"),
                 .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
                 .headerSearchPath("heif"), .headerSearchPath("webp"), .headerSearchPath("gif"),
-                .headerSearchPath("avif"),
+                .headerSearchPath("avif"), .headerSearchPath("tiff"), .headerSearchPath("bmp"),
                 // Debug builds too: every test builds galleries with the debug binary, and image work at -O0
                 // is several times slower. (The output is the same bytes at any level.)
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),
@@ -26,7 +26,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("heif"), .linkedLibrary("webp"),
                 .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"), .linkedLibrary("gif"),
-                .linkedLibrary("avif"),
+                .linkedLibrary("avif"), .linkedLibrary("tiff"),
                 // Keyed mode's MACs and keyed content hashes (keyed BLAKE2b, crypto_kdf): common/keyed_hash.c.
                 .linkedLibrary("sodium"),
                 // The albums' archives of their originals (libarchive's zip writer): archive/zip_writer.c.

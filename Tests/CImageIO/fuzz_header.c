@@ -1,9 +1,11 @@
 /* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser, the metadata reader
- * (Exif payload, PNG text) and the GIF frame compositor (at most 64 frames an input) on any bytes. */
+ * (Exif payload, PNG text), the GIF frame compositor (at most 64 frames an input) and the TIFF and BMP
+ * decoders (decode_check.h) on any bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cimageio.h"
+#include "decode_check.h"
 #include "frames_check.h"
 #include "heif_format.h"
 #include "stream.h"
@@ -35,5 +37,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (metadata.exif.length > metadata.exif.capacity || metadata.description.length > metadata.description.capacity
         || metadata.title.length > metadata.title.capacity) __builtin_trap();
     exercise_frames(data, size, 64);
+    exercise_decode(data, size);
     return 0;
 }

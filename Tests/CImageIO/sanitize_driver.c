@@ -3,14 +3,15 @@
  * each file through the fd reader and through the memory reader at every prefix length (every byte up to
  * 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and the EXIF parser over every
  * tail of the file. GIFs also have all their frames composed at each of those prefixes (frames_check.h; the
- * first 64 of a cut file). Any sanitizer report aborts. HEIF and AVIF headers answered from the boxes must be
- * libheif's answer too, at every prefix where libheif opens the file (the others are counted: their damage
- * is found when the image is decoded).
+ * first 64 of a cut file), and TIFFs and BMPs are decoded at each of them (decode_check.h). Any sanitizer
+ * report aborts. HEIF and AVIF headers answered from the boxes must be libheif's answer too, at every prefix
+ * where libheif opens the file (the others are counted: their damage is found when the image is decoded).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cimageio.h"
+#include "decode_check.h"
 #include "frames_check.h"
 #include "heif_boxes.h"
 #include "heif_format.h"
@@ -45,7 +46,7 @@ static void check_heif(const unsigned char *bytes, size_t length, const wf_heade
 }
 
 int main(int argc, char **argv) {
-    long reads = 0, ok = 0, frames = 0;
+    long reads = 0, ok = 0, frames = 0, decoded = 0;
     for (int i = 1; i < argc; i++) {
         wf_header header;
         wf_read_header_path(argv[i], &header);
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
             reads++;
             long composed = exercise_frames(copy, prefix, prefix == length ? 10001 : 64);
             frames += composed > 0 ? composed : 0;
+            decoded += exercise_decode(copy, prefix);
             /* A RIFF (WebP) cut with its size rewritten to fit: the chunk walk itself meets the cut. */
             if (prefix >= 12 && bytes[0] == 'R' && bytes[1] == 'I' && bytes[2] == 'F' && bytes[3] == 'F') {
                 for (int b = 0; b < 4; b++) copy[4 + b] = (unsigned char)((prefix - 8) >> (8 * b));
@@ -77,7 +79,8 @@ int main(int argc, char **argv) {
         free(bytes);
     }
     printf("sanitize: %d files, %ld header reads, %ld whole files read, %ld HEIF answers checked against libheif "
-           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF frames composed, no sanitizer reports\n",
-           argc - 1, reads, ok, heif_checked, heif_quick, heif_refused, frames);
+           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF frames composed, %ld TIFFs and BMPs decoded, "
+           "no sanitizer reports\n",
+           argc - 1, reads, ok, heif_checked, heif_quick, heif_refused, frames, decoded);
     return 0;
 }

@@ -1,6 +1,7 @@
 """Every format fixture's display size, as an independent reader sees it, against expected.json and against
 what `waterfall inspect` says: Pillow (with pillow-heif for HEIC and AVIF, its own recent libheif), which
-applies HEIF's irot, imir and clap, shows a WebP's canvas and a GIF's logical screen, as browsers do.
+applies HEIF's irot, imir and clap, shows a WebP's canvas and a GIF's logical screen, as browsers do, and
+turns a TIFF upright by its Orientation tag as it opens it, as `inspect`'s display size is.
 
 Fixtures live in Tests/WaterfallKitTests/Fixtures/formats/<format>/ with an expected.json made by the
 format's script (Tests/Tools/make_*_fixtures.py); a folder added later is picked up here.

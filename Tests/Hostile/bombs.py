@@ -9,8 +9,8 @@ can tell such a file on disk by its hash whatever it is named or moved to:
 - a bomb may be published or skipped (a GIF's first frame may make a tile while its animation is refused), but
   never at the cost of a crash, a hang, or more memory than invariant 8 allows.
 
-Written with Tests/Tools/heifbox.py, gifbytes.py and pngbytes.py (standard library only); the coded HEVC and AV1 tiles are
-those of the committed still.heic and still.avif.
+Written with Tests/Tools/heifbox.py, gifbytes.py, pngbytes.py and tiffbytes.py (standard library only); the coded HEVC and
+AV1 tiles are those of the committed still.heic and still.avif.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Tools"))
 
 import gifbytes as gif  # noqa: E402
 import pngbytes  # noqa: E402
+import tiffbytes  # noqa: E402
 from heifbox import Coded, full_box, grid_descriptor, heif_file, ispe  # noqa: E402
 
 FORMATS = REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "formats"
@@ -175,6 +176,37 @@ def tiled_grid(brand: bytes, width: int, height: int) -> bytes:
     return heif_file(brand, [grid, _tile(brand, 2)], 1, [(b"dimg", 1, [2] * (rows * columns))])
 
 
+def tiff_one_strip(width: int, height: int, compression: int = 5) -> bytes:
+    """A TIFF whose single strip (600 bytes of noise) claims width × height: libtiff would decode the whole
+    strip at once."""
+    noise = bytes((i * 37 + 11) % 256 for i in range(600))
+    w = tiffbytes.Writer()
+    return w.finish(w.ifd(tiffbytes.image_entries(width, height, compression=compression, strips=[noise],
+                                                  rows_per_strip=height)))
+
+
+def tiff_strip_table(width: int, height: int, strips_past_end: int) -> bytes:
+    """A TIFF of one-row strips whose strip tables lie `strips_past_end` bytes away: past the end of the file."""
+    w = tiffbytes.Writer()
+    far = ("offset", strips_past_end)
+    return w.finish(w.ifd(tiffbytes.image_entries(width, height, strips=[b"\0"], rows_per_strip=1, extra=[
+        (tiffbytes.STRIP_OFFSETS, tiffbytes.LONG, far), (tiffbytes.STRIP_BYTES, tiffbytes.LONG, far)])))
+
+
+def tiff_ifd_loop() -> bytes:
+    """A 24×16 TIFF whose IFD0 names itself as the next IFD: a reader walking the chain never ends."""
+    row = bytes(value for x in range(24) for value in ((x * 10) % 256, 80, 160))
+    return tiffbytes.tiff(24, 16, [row] * 16, next_ifd="self")
+
+
+def bmp_rle(width: int, height: int) -> bytes:
+    """An RLE8 BMP of width × height holding only its end-of-bitmap mark: decoded into one buffer, width ×
+    height × 4 bytes, budgeted from the header."""
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, 0, 2835, 2835, 2, 0)
+    body = info + bytes(8) + b"\0\1"
+    return b"BM" + struct.pack("<IHHI", 14 + len(body), 0, 0, 14 + 40 + 8) + body
+
+
 # -- the catalogue: (name, extension, bytes), by kind
 
 RINGS = {
@@ -218,6 +250,13 @@ BOMBS = {
     # A grid taller than its one tile: a reader that does not clear it publishes what its memory held.
     "HEIC: a grid taller than its tile": (".heic", lambda: uncovered_grid(b"heic")),
     "AVIF: a grid taller than its tile": (".avif", lambda: uncovered_grid(b"avif")),
+    # TIFF: a strip libtiff would decode whole (20000×10000 in one strip: 1336 MiB with its band), a strip table
+    # claiming 200,000 strips past the end of the file, and an IFD chain that loops (only IFD0 is read).
+    "TIFF: 20000×10000 in one LZW strip": (".tif", lambda: tiff_one_strip(20000, 10000)),
+    "TIFF: 200,000 strips past the end": (".tif", lambda: tiff_strip_table(1, 200000, 1 << 30)),
+    "TIFF: IFD0 naming itself as the next": (".tiff", tiff_ifd_loop),
+    # BMP: an RLE file is decoded into one buffer: 15000×15000 in 64 bytes would need 859 MiB.
+    "BMP: RLE8 15000×15000, nothing but its end": (".bmp", lambda: bmp_rle(15000, 15000)),
 }
 
 

@@ -7,11 +7,13 @@
  * (derive.c's normalise and output_format); Swift's ImageFormat.swift names what a gallery publishes.
  */
 #include "avif_format.h"
+#include "bmp_format.h"
 #include "formats.h"
 #include "gif_format.h"
 #include "heif_format.h"
 #include "jpeg_format.h"
 #include "png_format.h"
+#include "tiff_format.h"
 #include "webp_format.h"
 
 #include <stddef.h>
@@ -32,6 +34,9 @@ static const wf_format_entry formats[] = {
     /* wf_decode_heif tries libavif's route first; the encoder is libavif's (avif/). */
     {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
      .decode = wf_decode_heif, .encode = wf_encode_avif},
+    {WF_FORMAT_TIFF, .sniff = wf_sniff_tiff, .read_header = wf_read_tiff_header, .read_metadata = wf_read_tiff_metadata,
+     .decode = wf_decode_tiff},
+    {WF_FORMAT_BMP, .sniff = wf_sniff_bmp, .read_header = wf_read_bmp_header, .decode = wf_decode_bmp},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };

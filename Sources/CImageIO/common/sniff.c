@@ -33,8 +33,6 @@ wf_format wf_sniff(const uint8_t *bytes, size_t length) {
      * avc1, M4V, "qt  " (QuickTime), 3gp4, ...). */
     if (HAS("\x89PNG\r\n\x1A\n")) return WF_FORMAT_PNG_CGBI;
     if (length >= 12 && memcmp(bytes + 4, "ftyp", 4) == 0) return WF_FORMAT_VIDEO_ISO;
-    if (HAS("BM")) return WF_FORMAT_BMP;
-    if (HAS("II*\0") || HAS("MM\0*")) return WF_FORMAT_TIFF;
     if (HAS("\xFF\x0A") || HAS("\0\0\0\x0CJXL \r\n\x87\n")) return WF_FORMAT_JPEG_XL;
     if (HAS("\0\0\0\x0CjP  \r\n\x87\n") || HAS("\xFF\x4F\xFF\x51")) return WF_FORMAT_JPEG_2000;
     if (HAS("\0\0\1\0")) return WF_FORMAT_ICO;

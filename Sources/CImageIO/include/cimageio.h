@@ -12,8 +12,8 @@
 extern "C" {
 #endif
 
-/* What the file's first bytes say it is. JPEG, PNG, HEIC, AVIF, WebP and GIF are read; the rest are named
- * in errors. */
+/* What the file's first bytes say it is. JPEG, PNG, HEIC, AVIF, WebP, GIF, TIFF (classic and BigTIFF) and
+ * BMP are read; the rest are named in errors. */
 typedef enum {
     WF_FORMAT_UNKNOWN = 0,
     WF_FORMAT_JPEG,

@@ -1,6 +1,7 @@
 import CImageIO
 
-/// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations).
+/// The formats Waterfall reads (and, for derived images, writes: JPEG, PNG, and WebP for animations). TIFF
+/// and BMP are read only: they are published through their derived images.
 /// Everything else is named (for messages) by `SniffedFormat`. A video is read as `video` (whatever its
 /// container: `ImageHeader.video` says) and published as `mp4` or `webm`.
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
@@ -10,6 +11,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case avif
     case webp
     case gif
+    case tiff
+    case bmp
     case video
     case mp4
     case webm
@@ -23,6 +26,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .avif: ".avif"
         case .webp: ".webp"
         case .gif: ".gif"
+        case .tiff: ".tif"
+        case .bmp: ".bmp"
         case .video, .mp4: ".mp4"
         case .webm: ".webm"
         }
@@ -39,6 +44,7 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         switch self {
         case .jpeg: return lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")
         case .heic: return lower.hasSuffix(".heic") || lower.hasSuffix(".heif")
+        case .tiff: return lower.hasSuffix(".tif") || lower.hasSuffix(".tiff")
         case .video: return Self.videoExtensions.contains { lower.hasSuffix("." + $0) }
         default: return lower.hasSuffix(fileExtension)
         }

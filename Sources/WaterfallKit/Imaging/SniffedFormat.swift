@@ -20,6 +20,8 @@ struct SniffedFormat: Sendable, Equatable {
         case WF_FORMAT_AVIF: .avif
         case WF_FORMAT_WEBP: .webp
         case WF_FORMAT_GIF: .gif
+        case WF_FORMAT_TIFF: .tiff
+        case WF_FORMAT_BMP: .bmp
         default: nil
         }
     }

@@ -35,14 +35,14 @@ struct InspectCommandTests {
         let objects = try json(run.stdout)
         #expect(objects.count == 4)
         #expect(objects[0]["width"] as? Int == 64)
-        #expect(objects[1]["error"] as? String == "unsupported format (BMP)")
+        #expect(objects[1]["error"] as? String == "not an image format Waterfall reads (starts with 42 4D 00 00)")
         #expect(objects[2]["error"] as? String == "empty file")
         #expect((objects[3]["error"] as? String)?.contains("No such file or directory") == true)
         #expect(Set(objects[1].keys) == ["path", "error"])
         // One line on stderr per unreadable file, naming it.
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[0] == "waterfall: \(folder.path)/b.jpg: unsupported format (BMP)")
+        #expect(lines[0] == "waterfall: \(folder.path)/b.jpg: not an image format Waterfall reads (starts with 42 4D 00 00)")
     }
 
     @Test func foldersAreWalkedRecursivelyInNaturalOrderSkippingDotFiles() throws {

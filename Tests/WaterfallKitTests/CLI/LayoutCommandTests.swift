@@ -106,7 +106,7 @@ struct LayoutCommandTests {
         #expect(run.status == 0)
         let warnings = run.stderr.split(separator: "\n")
         #expect(warnings.count == 2)
-        #expect(warnings.contains { $0.hasSuffix("J46-bmp-named.jpg: skipped: unsupported format (BMP)") })
+        #expect(warnings.contains { $0.hasSuffix("J46-bmp-named.jpg: skipped: not an image format Waterfall reads (starts with 42 4D 00 00)") })
         #expect(warnings.contains { $0.hasSuffix("J45-empty.jpg: skipped: empty file") })
         #expect(run.stdout.contains("footer at y"))
         #expect(!run.stdout.contains("IMG_1.jpg"))  // sub-folders are not part of the folder's page
@@ -161,7 +161,7 @@ struct LayoutCommandTests {
         (["layout", ".", "--width", "800", "--columns", "0"], "--columns needs a whole number, 1–10000 (got '0')"),
         (["layout", ".", "--width", "800", "--column-spacing", "-1"], "--column-spacing must be between 0 and 1000 px (got -1)"),
         (["layout", ".", "--width", "800", "--row-spacing", "nan"], "--row-spacing must be a number (got 'nan')"),
-        (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets must be a number or a list of four numbers [top, left, bottom, right]"),
+        (["layout", ".", "--width", "800", "--insets", "1,2,3"], "--insets must be a number, or four numbers top,left,bottom,right (such as 8,16,8,16)"),
         (["layout", ".", "--width", "800", "--flow-tolerance", "1001"], "--flow-tolerance must be between 0 and 1000 px (got 1001)"),
         (["layout", ".", "--width", "800", "--placement", "random"], "--placement must be 'balanced', 'shortest' or 'round-robin'"),
         (["layout", ".", "--width", "800", "--bottom", "level"], "--bottom must be 'natural' or 'flush' (got 'level')"),

@@ -93,8 +93,8 @@ struct HeaderFixtureTests {
             ("J46-avif-named.jpg", .error(.corrupt, "corrupt AVIF: invalid input: No 'meta' box")),
             ("J46-webp-named.jpg", .error(.corrupt, "corrupt WebP: the VP8 chunk (0 bytes) is too short for its header")),  // read as WebP whatever its name
             ("J46-gif-named.jpg", .ok(40, 30)),  // a whole GIF: read as GIF whatever its name
-            ("J46-bmp-named.jpg", .error(.unsupported, "unsupported format (BMP)")),
-            ("J46-tiff-named.jpg", .error(.unsupported, "unsupported format (TIFF)")),
+            ("J46-bmp-named.jpg", .error(.unsupported, "not an image format Waterfall reads (starts with 42 4D 00 00)")),  // "BM" and no DIB header
+            ("J46-tiff-named.jpg", .error(.corrupt, "corrupt TIFF: its first directory (IFD0) has no entries")),
             ("J46-text-named.jpg", .error(.unsupported, "not an image format Waterfall reads (starts with 48 65 6C 6C)")),
             ("J47-100k-com-markers.jpg", .ok(64, 48)),
             ("J47-100k-app1-markers.jpg", .ok(64, 48)),

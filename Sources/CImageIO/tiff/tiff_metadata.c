@@ -1,0 +1,128 @@
+/*
+ * A TIFF's EXIF facts. A TIFF file is the same structure as the TIFF block inside a JPEG's Exif APP1, so its
+ * IFD0 and Exif IFD could go to the EXIF parser as they are, but IFD0 may lie anywhere in a file of any size
+ * (libtiff writes it after the image data). So the two IFDs are copied, with their values, into a small TIFF
+ * structure in the file's byte order (at most 65,527 bytes, what a JPEG's Exif holds), and the parser reads
+ * that as it reads a JPEG's: the same facts, the same rules.
+ *
+ * Bounded: IFD0's descriptive tags only (description, make, model, orientation, software, date, artist,
+ * rating, copyright, the Exif pointer) and the Exif IFD's entries but its Interoperability pointer; no
+ * value over 32 KiB; at most 1,024 entries an IFD; no other IFD (no chain, no GPS, no SubIFDs). Own code,
+ * not libtiff: nothing is decoded or allocated beyond these bytes. A BigTIFF gives no facts.
+ */
+#include "metadata_readers.h"
+#include "tiff_format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_OUTPUT = 65527, MAX_VALUE = 32768, MAX_ENTRIES = 1024, EXIF_POINTER = 0x8769, INTEROP_POINTER = 0xA005 };
+
+typedef struct {
+    wf_stream *stream;
+    int big_endian;
+    uint8_t bytes[MAX_OUTPUT];
+    size_t length;
+} copier;
+
+static uint32_t get(const copier *c, const uint8_t *p, int size) {
+    uint32_t v = 0;
+    for (int i = 0; i < size; i++) v |= (uint32_t)p[c->big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+    return v;
+}
+
+static void put(const copier *c, uint8_t *p, uint32_t v, int size) {
+    for (int i = 0; i < size; i++) p[c->big_endian ? size - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t type_size(uint32_t type) {
+    static const uint8_t sizes[] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4};
+    return type < sizeof sizes ? sizes[type] : 0;
+}
+
+static int ifd0_keeps(uint32_t tag) {
+    static const uint16_t kept[] = {0x010E, 0x010F, 0x0110, 0x0112, 0x0131, 0x0132, 0x013B, 0x4746, 0x4749, 0x8298,
+                                    EXIF_POINTER};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (kept[i] == tag) return 1;
+    return 0;
+}
+
+static int exif_keeps(uint32_t tag) { return tag != INTEROP_POINTER && tag != EXIF_POINTER && tag != 0x8825; }
+
+/* The value's length when the entry is kept: inline (4 bytes or fewer), or within MAX_VALUE. */
+static int64_t value_length(const copier *c, const uint8_t *entry) {
+    uint64_t length = (uint64_t)get(c, entry + 4, 4) * type_size(get(c, entry + 2, 2));
+    return length == 0 || length > MAX_VALUE ? -1 : (int64_t)length;
+}
+
+/* Copies the IFD at `at` in the file (the entries `keeps` accepts, with their values) to the end of the
+ * output, as an IFD with no next; its offset in the output, or 0 when it could not be read or did not fit.
+ * The Exif pointer's value is left as the file has it, at *pointer_slot in the output. */
+static uint32_t copy_ifd(copier *c, uint32_t at, int (*keeps)(uint32_t), size_t *pointer_slot) {
+    uint8_t count_bytes[2];
+    if (at < 8 || wf_stream_read_at(c->stream, at, count_bytes, 2) != 2) return 0;
+    uint32_t count = get(c, count_bytes, 2);
+    if (count > MAX_ENTRIES) count = MAX_ENTRIES;
+    uint8_t *table = malloc((size_t)count * 12 + 1);
+    if (!table || wf_stream_read_at(c->stream, (uint64_t)at + 2, table, (size_t)count * 12) != (size_t)count * 12) {
+        free(table);
+        return 0;
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < count; i++) kept += keeps(get(c, table + i * 12, 2)) && value_length(c, table + i * 12) >= 0;
+    size_t ifd = (c->length + 1) & ~(size_t)1, values = ifd + 2 + (size_t)kept * 12 + 4;
+    if (kept == 0 || values > MAX_OUTPUT) {
+        free(table);
+        return 0;
+    }
+    uint8_t *out = c->bytes + ifd + 2;
+    uint32_t written = 0;
+    for (uint32_t i = 0; i < count && written < kept; i++) {
+        const uint8_t *entry = table + i * 12;
+        int64_t length = value_length(c, entry);
+        if (!keeps(get(c, entry, 2)) || length < 0) continue;
+        memcpy(out, entry, 12);
+        if (get(c, entry, 2) == EXIF_POINTER && length == 4) *pointer_slot = (size_t)(out + 8 - c->bytes);
+        if (length > 4) {
+            size_t place = (values + 1) & ~(size_t)1;
+            if (place + (size_t)length > MAX_OUTPUT ||
+                wf_stream_read_at(c->stream, get(c, entry + 8, 4), c->bytes + place, (size_t)length) != (size_t)length)
+                continue; /* left out: the count below says how many were written */
+            put(c, out + 8, (uint32_t)place, 4);
+            values = place + (size_t)length;
+        }
+        out += 12;
+        written++;
+    }
+    free(table);
+    put(c, c->bytes + ifd, written, 2);
+    memset(c->bytes + ifd + 2 + (size_t)written * 12, 0, 4); /* no next IFD */
+    c->length = values;
+    return written ? (uint32_t)ifd : 0;
+}
+
+void wf_read_tiff_metadata(wf_stream *stream, wf_metadata *out) {
+    copier *c = calloc(1, sizeof *c);
+    uint8_t header[8];
+    if (!c) {
+        wf_metadata_fail(out, WF_ERR_IO, "out of memory");
+        return;
+    }
+    c->stream = stream;
+    if (wf_stream_read_at(stream, 0, header, 8) == 8 && (header[2] == 42 || header[3] == 42)) {
+        c->big_endian = header[0] == 'M';
+        memcpy(c->bytes, header, 4);
+        put(c, c->bytes + 4, 8, 4);
+        c->length = 8;
+        size_t slot = 0, unused = 0;
+        uint32_t ifd0 = get(c, header + 4, 4);
+        if (copy_ifd(c, ifd0, ifd0_keeps, &slot) == 8 && slot) {
+            uint32_t exif = get(c, c->bytes + slot, 4);
+            uint32_t copied = exif != ifd0 ? copy_ifd(c, exif, exif_keeps, &unused) : 0;
+            put(c, c->bytes + slot, copied, 4);
+        }
+        if (c->length > 8) wf_metadata_keep(&out->exif, c->bytes, c->length);
+    }
+    free(c);
+}
