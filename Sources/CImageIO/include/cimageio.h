@@ -317,8 +317,9 @@ typedef struct {
  * (JPEG; at most 65527 bytes, the most one segment holds) or of the first eXIf chunk before IDAT (PNG).
  * `description` and `title` are the text of the first non-empty PNG tEXt, zTXt or iTXt chunk before IDAT
  * with keyword "Description" or "Title" (ASCII case ignored): raw bytes, Latin-1 by the PNG specification
- * for tEXt and zTXt, UTF-8 for iTXt, so the caller decodes. A PNG text chunk over 64 KiB, or one that
- * inflates past 64 KiB, is skipped; at most 32 text chunks are looked at.
+ * for tEXt and zTXt, UTF-8 for iTXt, so the caller decodes. A tEXt or zTXt chunk over 64 KiB, an iTXt
+ * over 1 MiB (it may hold the XMP packet), or one that inflates past 1 MiB, is skipped; at most 32 text
+ * chunks are looked at.
  * Values found before a failure are kept: `status` says how the read ended, not whether they are there.
  */
 typedef struct {
