@@ -188,6 +188,11 @@ def make_hostile():
     utf16 = xmp_packet(description(alt("title", "UTF-16 title"))).decode().replace('<?xpacket begin="\ufeff"', '<?xpacket begin=""')
     xmp_jpeg(f"{h}/utf16.jpg", "\ufeff".encode("utf-16-le") + utf16.encode("utf-16-le"))
     xmp_jpeg(f"{h}/not-xml.jpg", b"\x00\x01 this is not XML")
+    # A declared ISO-8859-1 is read; an encoding expat does not know is refused.
+    declared = ('<?xml version="1.0" encoding="ISO-8859-1"?>'
+                + xmp_packet(description(alt("title", "Caf\u00e9 declared"))).decode().split("?>", 1)[1])
+    xmp_jpeg(f"{h}/latin1-declared.jpg", declared.encode("latin-1"))
+    xmp_jpeg(f"{h}/unknown-encoding.jpg", b'<?xml version="1.0" encoding="Shift_JIS"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>')
     # IIM: an extended length that wraps libiptcdata's 32-bit sum; 50,000 datasets.
     overflow = dataset(2, 5, b"ok") + bytes([0x1C, 2, 120, 0x80, 0x04]) + struct.pack(">I", 0xFFFFFFF0) + b"xx"
     iptc_jpeg(f"{h}/iim-overflow.jpg", overflow)

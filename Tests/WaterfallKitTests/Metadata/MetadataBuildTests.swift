@@ -59,6 +59,7 @@ struct MetadataBuildTests {
             ("photos/xmp.heic.html", ["HEIC XMP title"]),
             ("photos/rdf.jpg.html", ["Default title"]),
             ("hostile/photos/utf16.jpg.html", ["UTF-16 title"]),
+            ("hostile/photos/latin1-declared.jpg.html", ["Café declared"]),
             ("hostile/photos/keywords.jpg.html", ["Many keywords"]),
             ("photos/clip.mp4.html", ["Video sidecar title"]),
         ]
@@ -86,6 +87,7 @@ struct MetadataBuildTests {
             ("entity-http.jpg", "its XMP is not used: a DOCTYPE (entity declarations are refused)"),
             ("invalid-utf8.jpg", "its XMP is not used: it is not well-formed XML (line 5, column 50: not well-formed (invalid token))"),
             ("not-xml.jpg", "its XMP is not used: it is not well-formed XML"),
+            ("unknown-encoding.jpg", "its XMP is not used: it is not well-formed XML (line 1, column 31: unknown encoding)"),
             ("iim-overflow.jpg", "its IPTC is not used: a dataset's length runs past the end"),
             ("iim-50000.jpg", "its IPTC is not used: it has more than 4096 datasets"),
             ("iim-garbage.jpg", "its IPTC is not used: it has bytes between its datasets"),
