@@ -5,16 +5,18 @@ SWIFT        ?= swift
 PREFIX       ?= /usr/local
 SWIFT_BIN    := $(dir $(realpath $(shell command -v $(SWIFT))))
 CLANG        ?= $(SWIFT_BIN)clang
-BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libtiff-dev libsodium-dev libarchive-dev libcmark-gfm-dev libcmark-gfm-extensions-dev ffmpeg
+BUILD_DEPS   := libjpeg62-turbo-dev libpng-dev libheif-dev libwebp-dev libgif-dev libavif-dev libtiff-dev libsodium-dev libarchive-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libexpat1-dev libiptcdata0-dev ffmpeg
 BENCH_DIR    ?= .bench
 FUZZ_SECONDS ?= 120
 
 C_FOLDERS    := $(sort $(dir $(wildcard Sources/CImageIO/*/*.c)))
 C_SOURCES    := $(wildcard Sources/CImageIO/*/*.c)
 C_FLAGS      := -g -O1 -fno-omit-frame-pointer -ISources/CImageIO/include $(addprefix -I,$(C_FOLDERS)) -fuse-ld=lld
-C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -ltiff -lsodium -larchive -lcmark-gfm-extensions -lcmark-gfm -lm
+C_LIBS       := -ljpeg -lpng16 -lheif -lwebp -lwebpdemux -lwebpmux -lgif -lavif -ltiff -lsodium -larchive -lcmark-gfm-extensions -lcmark-gfm -lexpat -liptcdata -lm
 SANITIZERS   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FIXTURES     := Tests/WaterfallKitTests/Fixtures
+# XMP and IPTC fixtures (Tests/Tools/make_metadata_fixtures.py).
+METADATA_FIXTURES := $(wildcard $(FIXTURES)/metadata/*/*)
 # HEIC, AVIF, WebP, GIF, TIFF and BMP fixtures, one folder per format, each with its expected.json.
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
@@ -135,7 +137,7 @@ LINK_WITH_check_jpeg_encode := -ITests/CJPEGOracle/include Tests/CJPEGOracle/jpe
 # The checks are single-threaded programs, each its own target: `make -j2 sanitize` runs two at a time, as
 # `make test` does (c-checks). The header reader's sweep is the longest, so it runs in two halves.
 SANITIZE_CHECKS := sanitize-headers sanitize-formats sanitize-exif sanitize-derive sanitize-orient sanitize-keyed \
-	sanitize-jpeg-encode sanitize-zip
+	sanitize-jpeg-encode sanitize-zip sanitize-metadata
 .PHONY: c-checks $(SANITIZE_CHECKS)
 sanitize: $(SANITIZE_CHECKS)
 
@@ -151,6 +153,10 @@ sanitize-exif: .build/sanitize/bin/sanitize_exif
 sanitize-derive: .build/sanitize/bin/sanitize_derive
 	$< $(FIXTURES)/headers/* $(FIXTURES)/conformance/*/* $(FIXTURES)/thumbnails/*.jpg \
 		$(FIXTURES)/thumbnails/*.png $(FORMAT_FIXTURES) $(shell find SampleGallery -name "*.jpg" -o -name "*.png")
+
+# XMP and IPTC (xmp/, iptc/): the metadata fixtures, hostile ones included, as files, packets and IIM streams.
+sanitize-metadata: .build/sanitize/bin/check_metadata_records
+	$< $(METADATA_FIXTURES) $(FIXTURES)/exif/* $(FORMAT_FIXTURES)
 
 sanitize-orient: .build/sanitize/bin/check_orient
 	$<
@@ -179,13 +185,13 @@ c-checks:
 # Seeds: every fixture. The working corpus lives in .build, so fuzzing never edits the repository.
 fuzz: .build/fuzz/fuzz_header
 	@mkdir -p .build/fuzz/corpus
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) .build/fuzz/corpus/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) $(METADATA_FIXTURES) .build/fuzz/corpus/
 	.build/fuzz/fuzz_header -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1 .build/fuzz/corpus
 
 # A short, seeded, deterministic run for `make test`.
 fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
-	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) .build/fuzz/smoke/
+	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) $(METADATA_FIXTURES) .build/fuzz/smoke/
 	@# The log's tail only: the fuzzer's own exit status (not tail's) decides, so a crash fails the target.
 	@.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 -artifact_prefix=.build/fuzz/ \
 		.build/fuzz/smoke > .build/fuzz/smoke.log 2>&1; status=$$?; tail -n 2 .build/fuzz/smoke.log; \

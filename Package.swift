@@ -19,6 +19,7 @@ let package = Package(
                 .headerSearchPath("common"), .headerSearchPath("jpeg"), .headerSearchPath("png"),
                 .headerSearchPath("heif"), .headerSearchPath("webp"), .headerSearchPath("gif"),
                 .headerSearchPath("avif"), .headerSearchPath("tiff"), .headerSearchPath("bmp"),
+                .headerSearchPath("xmp"), .headerSearchPath("iptc"),
                 // Debug builds too: every test builds galleries with the debug binary, and image work at -O0
                 // is several times slower. (The output is the same bytes at any level.)
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),
@@ -33,6 +34,8 @@ let package = Package(
                 .linkedLibrary("archive"),
                 // sigal's Markdown sidecars as safe HTML (cmark-gfm, its table extension): markdown/.
                 .linkedLibrary("cmark-gfm-extensions"), .linkedLibrary("cmark-gfm"),
+                // XMP (xmp/, expat) and IPTC IIM (iptc/, libiptcdata): docs/metadata.md.
+                .linkedLibrary("expat"), .linkedLibrary("iptcdata"),
             ]
         ),
         .target(

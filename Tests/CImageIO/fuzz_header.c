@@ -1,6 +1,7 @@
 /* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser, the metadata reader
- * (Exif payload, PNG text), the GIF frame compositor (at most 64 frames an input) and the TIFF and BMP
- * decoders (decode_check.h) on any bytes. */
+ * (Exif payload, PNG text, XMP and IPTC records), the XMP parser and the IIM reader on the bytes themselves,
+ * the GIF frame compositor (at most 64 frames an input) and the TIFF and BMP decoders (decode_check.h) on any
+ * bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,14 +29,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int32_t orientation = wf_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) __builtin_trap();
 
-    static uint8_t exif[65536], description[4096], title[256];
+    static uint8_t exif[65536], description[4096], title[256], records[64 * 1024];
     wf_metadata metadata = {0};
     metadata.exif = (wf_metadata_field){.bytes = exif, .capacity = sizeof exif};
     metadata.description = (wf_metadata_field){.bytes = description, .capacity = sizeof description};
     metadata.title = (wf_metadata_field){.bytes = title, .capacity = sizeof title};
+    metadata.records = (wf_metadata_field){.bytes = records, .capacity = sizeof records};
     wf_read_metadata_memory(data, size, &metadata);
     if (metadata.exif.length > metadata.exif.capacity || metadata.description.length > metadata.description.capacity
-        || metadata.title.length > metadata.title.capacity) __builtin_trap();
+        || metadata.title.length > metadata.title.capacity || metadata.records.length > metadata.records.total)
+        __builtin_trap();
+    wf_metadata_field parsed = {.bytes = records, .capacity = sizeof records};
+    wf_read_xmp_memory(data, size, WF_XMP_SIDECAR_MAX, &parsed);
+    if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
+    parsed.length = parsed.total = 0;
+    wf_read_iim_memory(data, size, &parsed);
+    if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
     exercise_frames(data, size, 64);
     exercise_decode(data, size);
     return 0;

@@ -200,13 +200,14 @@ void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *
                      wf_decoder_outcome *o) {
     memset(o, 0, sizeof *o);
     uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
-    uint64_t capacities[3] = {0, 0, 0};
-    wf_metadata_field *fields[3] = {NULL, NULL, NULL};
+    uint64_t capacities[WF_JOB_FIELDS] = {0};
+    wf_metadata_field *fields[WF_JOB_FIELDS] = {NULL};
     if (metadata) {
         fields[0] = &metadata->exif;
         fields[1] = &metadata->description;
         fields[2] = &metadata->title;
-        for (int i = 0; i < 3; i++) capacities[i] = fields[i]->capacity;
+        fields[3] = &metadata->records;
+        for (int i = 0; i < WF_JOB_FIELDS; i++) capacities[i] = fields[i]->capacity;
     }
     wf_frame frame = {WF_FRAME_MAGIC, WF_JOB_READ, 0, metadata ? WF_JOB_WANTS_METADATA : 0, sizeof capacities};
     if (send_job(d, &frame, source, capacities, sizeof capacities, o) != 0) return;
@@ -220,10 +221,10 @@ void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *
     }
     if (receive(d, header, sizeof *header, deadline, o) != 0 || receive(d, &got, sizeof got, deadline, o) != 0) return;
     header->message[sizeof header->message - 1] = '\0';
-    const wf_metadata_field *sent[3] = {&got.exif, &got.description, &got.title};
+    const wf_metadata_field *sent[WF_JOB_FIELDS] = {&got.exif, &got.description, &got.title, &got.records};
     uint64_t rest = answer.length - sizeof *header - sizeof got, expected = 0;
-    for (int i = 0; i < 3; i++) {
-        if (sent[i]->length > capacities[i]) {
+    for (int i = 0; i < WF_JOB_FIELDS; i++) {
+        if (sent[i]->length > capacities[i] || sent[i]->length > sent[i]->total) {
             stop(d, NULL);
             outcome_fail(o, WF_DECODER_BROKEN, "sent more metadata than asked for");
             return;
@@ -236,7 +237,7 @@ void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *
         return;
     }
     if (!metadata) return;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < WF_JOB_FIELDS; i++) {
         if (sent[i]->length && receive(d, fields[i]->bytes, sent[i]->length, deadline, o) != 0) return;
         fields[i]->length = sent[i]->length;
         fields[i]->total = sent[i]->total;
@@ -246,6 +247,33 @@ void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *
     metadata->warnings = got.warnings;
     memcpy(metadata->message, got.message, sizeof metadata->message);
     metadata->message[sizeof metadata->message - 1] = '\0';
+}
+
+void wf_decoder_sidecar(wf_decoder *d, int source, uint32_t timeout_ms, wf_metadata_field *records,
+                        wf_decoder_outcome *o) {
+    memset(o, 0, sizeof *o);
+    records->length = records->total = 0;
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    uint64_t capacity = records->bytes ? records->capacity : 0;
+    wf_frame frame = {WF_FRAME_MAGIC, WF_JOB_SIDECAR, 0, 0, sizeof capacity};
+    if (send_job(d, &frame, source, &capacity, sizeof capacity, o) != 0) return;
+    wf_frame answer;
+    uint64_t sizes[2];
+    if (receive_frame(d, WF_JOB_SIDECAR, 0, deadline, &answer, o) != 0) return;
+    if (answer.length < sizeof sizes) {
+        stop(d, NULL);
+        outcome_fail(o, WF_DECODER_BROKEN, "gave a short answer");
+        return;
+    }
+    if (receive(d, sizes, sizeof sizes, deadline, o) != 0) return;
+    if (sizes[1] > capacity || sizes[1] > sizes[0] || answer.length != sizeof sizes + sizes[1]) {
+        stop(d, NULL);
+        outcome_fail(o, WF_DECODER_BROKEN, "gave an answer of the wrong length");
+        return;
+    }
+    if (sizes[1] && receive(d, records->bytes, sizes[1], deadline, o) != 0) return;
+    records->length = sizes[1];
+    records->total = sizes[0];
 }
 
 void wf_decoder_derive(wf_decoder *d, int source, const wf_derive_request *requests, size_t count,

@@ -9,13 +9,17 @@
 #define WF_FRAME_MAGIC 0x57464431u /* "WFD1" */
 
 enum {
-    WF_JOB_READ = 1,   /* request: three uint64 metadata capacities (flags bit 0: metadata wanted);
-                          answer: wf_header, wf_metadata (pointers cleared), then the three fields' bytes */
+    WF_JOB_READ = 1,   /* request: four uint64 metadata capacities (flags bit 0: metadata wanted);
+                          answer: wf_header, wf_metadata (pointers cleared), then the four fields' bytes */
     WF_JOB_DERIVE = 2, /* request: `count` wf_derive_request; answer: `count` wf_derive_result, `count` uint64
                           lengths, then each output's bytes */
+    WF_JOB_SIDECAR = 3, /* request: a sidecar's descriptor and one uint64 records capacity (an XMP sidecar);
+                           answer: uint64 total, uint64 length, then the records' bytes */
     WF_JOB_MARKDOWN = 4, /* request: the Markdown's bytes (no descriptor); answer: flags the wf_markdown_status,
                             two uint64 lengths, then the HTML and the text (cimageio_markdown.h) */
 };
+
+#define WF_JOB_FIELDS 4
 
 #define WF_JOB_WANTS_METADATA 1u
 #define WF_JOB_MAX_REQUESTS 256

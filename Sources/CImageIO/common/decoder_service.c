@@ -6,6 +6,7 @@
 #include "cimageio_decoder.h"
 #include "cimageio_markdown.h"
 #include "decoder_protocol.h"
+#include "metadata_readers.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -97,15 +98,15 @@ static int receive_request(int socket, wf_frame *frame, int *fd) {
     return frame->magic == WF_FRAME_MAGIC ? 1 : -1;
 }
 
-static int answer_read(int socket, int source, const wf_frame *frame, const uint64_t capacities[3]) {
+static int answer_read(int socket, int source, const wf_frame *frame, const uint64_t capacities[WF_JOB_FIELDS]) {
     wf_header header;
     wf_read_header_fd(source, &header);
     wf_metadata metadata;
     memset(&metadata, 0, sizeof metadata);
-    uint8_t *buffers[3] = {NULL, NULL, NULL};
-    wf_metadata_field *fields[3] = {&metadata.exif, &metadata.description, &metadata.title};
+    uint8_t *buffers[WF_JOB_FIELDS] = {NULL};
+    wf_metadata_field *fields[WF_JOB_FIELDS] = {&metadata.exif, &metadata.description, &metadata.title, &metadata.records};
     int wanted = (frame->flags & WF_JOB_WANTS_METADATA) != 0;
-    for (int i = 0; i < 3 && wanted; i++) {
+    for (int i = 0; i < WF_JOB_FIELDS && wanted; i++) {
         uint64_t capacity = capacities[i] < WF_JOB_MAX_FIELD ? capacities[i] : WF_JOB_MAX_FIELD;
         buffers[i] = malloc(capacity ? capacity : 1);
         if (!buffers[i]) wanted = 0;
@@ -114,16 +115,48 @@ static int answer_read(int socket, int source, const wf_frame *frame, const uint
     }
     if (wanted) wf_read_metadata_fd(source, &metadata);
     else metadata.status = WF_ERR_IO;
-    size_t lengths[3] = {metadata.exif.length, metadata.description.length, metadata.title.length};
-    for (int i = 0; i < 3; i++) fields[i]->bytes = NULL;
+    size_t lengths[WF_JOB_FIELDS];
+    for (int i = 0; i < WF_JOB_FIELDS; i++) {
+        lengths[i] = fields[i]->length;
+        fields[i]->bytes = NULL;
+    }
     wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_READ, 0, wanted, sizeof header + sizeof metadata};
-    for (int i = 0; i < 3; i++) reply.length += lengths[i];
+    for (int i = 0; i < WF_JOB_FIELDS; i++) reply.length += lengths[i];
     int status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0 && wf_frame_send_all(socket, &header, sizeof header) == 0
                  && wf_frame_send_all(socket, &metadata, sizeof metadata) == 0 ? 0 : -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < WF_JOB_FIELDS; i++) {
         if (status == 0 && lengths[i]) status = wf_frame_send_all(socket, buffers[i], lengths[i]);
         free(buffers[i]);
     }
+    return status;
+}
+
+/* An XMP sidecar: read whole from its descriptor (at most the sidecar limit, checked as it is read). */
+static int answer_sidecar(int socket, int source, uint64_t capacity) {
+    if (capacity > WF_JOB_MAX_FIELD) capacity = WF_JOB_MAX_FIELD;
+    size_t limit = WF_XMP_SIDECAR_MAX, length = 0;
+    uint8_t *bytes = malloc(limit + 1), *records = malloc(capacity ? capacity : 1);
+    wf_metadata_field field = {records, records ? capacity : 0, 0, 0};
+    if (!bytes || !records) {
+        wf_records_say(&field, WF_RECORD_XMP, WF_RECORD_REFUSED, "out of memory");
+    } else {
+        ssize_t n = 1;
+        while (length <= limit && (n = pread(source, bytes + length, limit + 1 - length, (off_t)length)) != 0) {
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) break;
+            length += (size_t)n;
+            if (length == limit + 1) break;
+        }
+        if (n < 0) wf_records_say(&field, WF_RECORD_XMP, WF_RECORD_REFUSED, "cannot read it: %s", strerror(errno));
+        else if (length > limit) wf_records_say(&field, WF_RECORD_XMP, WF_RECORD_REFUSED, "it is larger than 4 MiB");
+        else wf_read_xmp_memory(bytes, length, limit, &field);
+    }
+    free(bytes);
+    uint64_t sizes[2] = {field.total, field.length};
+    wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_SIDECAR, 0, 0, sizeof sizes + field.length};
+    int status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0 && wf_frame_send_all(socket, sizes, sizeof sizes) == 0
+                 && (field.length == 0 || wf_frame_send_all(socket, records, field.length) == 0) ? 0 : -1;
+    free(records);
     return status;
 }
 
@@ -198,10 +231,13 @@ int wf_decoder_serve(int socket) {
         int got = receive_request(socket, &frame, &source);
         if (got == 0) return 0;
         int status = -1;
-        if (got > 0 && source >= 0 && frame.kind == WF_JOB_READ && frame.length == 3 * sizeof(uint64_t)) {
-            uint64_t capacities[3];
+        if (got > 0 && source >= 0 && frame.kind == WF_JOB_READ && frame.length == WF_JOB_FIELDS * sizeof(uint64_t)) {
+            uint64_t capacities[WF_JOB_FIELDS];
             if (receive_all(socket, capacities, sizeof capacities) == 1)
                 status = answer_read(socket, source, &frame, capacities);
+        } else if (got > 0 && source >= 0 && frame.kind == WF_JOB_SIDECAR && frame.length == sizeof(uint64_t)) {
+            uint64_t capacity;
+            if (receive_all(socket, &capacity, sizeof capacity) == 1) status = answer_sidecar(socket, source, capacity);
         } else if (got > 0 && source >= 0 && frame.kind == WF_JOB_DERIVE && frame.count >= 1
                    && frame.count <= WF_JOB_MAX_REQUESTS && frame.length == frame.count * sizeof(wf_derive_request)) {
             wf_derive_request *requests = malloc(frame.length);

@@ -38,7 +38,7 @@ static void fail_errno(wf_metadata *out, const char *what, int error) {
 
 /* Keeps the caller's buffers, forgets everything a previous read wrote. */
 static void reset(wf_metadata *out) {
-    wf_metadata_field *fields[] = {&out->exif, &out->description, &out->title};
+    wf_metadata_field *fields[] = {&out->exif, &out->description, &out->title, &out->records};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) fields[i]->length = fields[i]->total = 0;
     out->status = WF_OK;
     out->format = WF_FORMAT_UNKNOWN;

@@ -1,6 +1,6 @@
 /*
  * HEIF and AVIF metadata: the primary image's first Exif item, as TIFF bytes for the EXIF facts and
- * captions. The item starts with a 4-byte offset from its own start (after those 4 bytes) to the TIFF
+ * captions, and its first XMP item (a "mime" item of type application/rdf+xml), parsed into the records. The item starts with a 4-byte offset from its own start (after those 4 bytes) to the TIFF
  * header, usually past "Exif\0\0". Only the boxes and that item are read.
  */
 #include <stdlib.h>
@@ -37,6 +37,27 @@ static void keep_exif(struct heif_image_handle *primary, wf_metadata *out) {
     free(bytes);
 }
 
+static void take_xmp(struct heif_image_handle *primary, wf_metadata *out) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_metadata_block_IDs(primary, "mime", ids, 16);
+    for (int i = 0; i < count; i++) {
+        const char *type = heif_image_handle_get_metadata_content_type(primary, ids[i]);
+        if (!type || strcmp(type, "application/rdf+xml") != 0) continue;
+        size_t size = heif_image_handle_get_metadata_size(primary, ids[i]);
+        if (size > WF_XMP_EMBEDDED_MAX) {
+            wf_records_say(&out->records, WF_RECORD_XMP, WF_RECORD_REFUSED, "it is larger than 1 MiB (%zu bytes)", size);
+            return;
+        }
+        uint8_t *bytes = malloc(size ? size : 1);
+        if (!bytes) return;
+        struct heif_error error = heif_image_handle_get_metadata(primary, ids[i], bytes);
+        if (error.code == heif_error_Ok) wf_metadata_take_xmp(out, bytes, size);
+        else out->warnings++;
+        free(bytes);
+        return;
+    }
+}
+
 void wf_read_heif_metadata(wf_stream *stream, wf_metadata *out) {
     wf_heif heif;
     struct heif_error error;
@@ -47,6 +68,7 @@ void wf_read_heif_metadata(wf_stream *stream, wf_metadata *out) {
         wf_metadata_fail(out, status, "%s", text);
     } else {
         keep_exif(heif.primary, out);
+        take_xmp(heif.primary, out);
     }
     wf_heif_close(&heif);
 }

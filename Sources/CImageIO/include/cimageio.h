@@ -317,8 +317,9 @@ typedef struct {
  * (JPEG; at most 65527 bytes, the most one segment holds) or of the first eXIf chunk before IDAT (PNG).
  * `description` and `title` are the text of the first non-empty PNG tEXt, zTXt or iTXt chunk before IDAT
  * with keyword "Description" or "Title" (ASCII case ignored): raw bytes, Latin-1 by the PNG specification
- * for tEXt and zTXt, UTF-8 for iTXt, so the caller decodes. A PNG text chunk over 64 KiB, or one that
- * inflates past 64 KiB, is skipped; at most 32 text chunks are looked at.
+ * for tEXt and zTXt, UTF-8 for iTXt, so the caller decodes. A tEXt or zTXt chunk over 64 KiB, an iTXt
+ * over 1 MiB (it may hold the XMP packet), or one that inflates past 1 MiB, is skipped; at most 32 text
+ * chunks are looked at.
  * Values found before a failure are kept: `status` says how the read ended, not whether they are there.
  */
 typedef struct {
@@ -327,12 +328,55 @@ typedef struct {
     wf_metadata_field exif;
     wf_metadata_field description;
     wf_metadata_field title;
+    wf_metadata_field records; /* what XMP and IPTC say: wf_metadata_record entries (below) */
     int32_t warnings;      /* recoverable oddities libjpeg/libpng reported (skipped chunks, bad CRCs, ...) */
     char message[200];     /* why, when status != WF_OK */
 } wf_metadata;
 
+/*
+ * `records`: what the file's XMP packet (JPEG APP1, PNG iTXt "XML:com.adobe.xmp", WebP "XMP ", HEIF's
+ * application/rdf+xml item) and IPTC IIM (JPEG APP13) say, parsed in C (xmp/, iptc/) into a list of
+ * entries, each a wf_metadata_record header then `length` bytes of UTF-8, one after another. Entries that do
+ * not fit are left out whole (`total` then exceeds `length`). Never a location: only the fields below are read.
+ */
+typedef enum {
+    WF_RECORD_XMP = 1,
+    WF_RECORD_IPTC = 2,
+} wf_record_source;
+
+typedef enum {
+    WF_RECORD_TITLE = 1,
+    WF_RECORD_DESCRIPTION,
+    WF_RECORD_KEYWORD,          /* one entry per keyword, in order */
+    WF_RECORD_RATING,           /* XMP's xmp:Rating as written ("3", "-1", "4.0") */
+    WF_RECORD_CREATOR,          /* one entry per name, in order */
+    WF_RECORD_RIGHTS,
+    WF_RECORD_DATE,             /* the first of exif:DateTimeOriginal, photoshop:DateCreated, xmp:CreateDate
+                                   (ISO 8601 as written); IIM's 2:55 + 2:60 as "YYYYMMDD" and "HHMMSS..." */
+    WF_RECORD_REFUSED = 14,     /* the source is not used at all: why (one line) */
+    WF_RECORD_NOTE = 15,        /* the source is used, with a limit hit: what (one line) */
+} wf_record_field;
+
+typedef struct {
+    uint8_t source; /* wf_record_source */
+    uint8_t field;  /* wf_record_field */
+    uint16_t reserved;
+    uint32_t length;
+} wf_metadata_record;
+
+/* The limits XMP is read under (xmp/xmp_rdf.c; docs/metadata.md). */
+#define WF_XMP_EMBEDDED_MAX (1u << 20)
+#define WF_XMP_SIDECAR_MAX (4u << 20)
+
+/* Parses an XMP packet (at most `max_length` bytes) into `records` (WF_RECORD_XMP entries); a packet that is
+ * refused gives one WF_RECORD_REFUSED entry. For sidecars, tests and fuzzing. */
+void wf_read_xmp_memory(const uint8_t *bytes, size_t length, size_t max_length, wf_metadata_field *records);
+
+/* Parses an IPTC IIM stream into `records` (WF_RECORD_IPTC entries), after checking it (iptc/iim_read.c). */
+void wf_read_iim_memory(const uint8_t *bytes, size_t length, wf_metadata_field *records);
+
 /* Reads the metadata of the file at `path` without decoding pixels (JPEG: up to SOS; PNG: up to IDAT).
- * Never prints, never exits. Set the three fields' `bytes` and `capacity` first (a capacity of 0 is
+ * Never prints, never exits. Set the four fields' `bytes` and `capacity` first (a capacity of 0 is
  * allowed: `total` is still reported). */
 void wf_read_metadata_path(const char *path, wf_metadata *metadata);
 

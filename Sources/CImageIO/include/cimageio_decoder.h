@@ -63,6 +63,11 @@ void wf_decoder_start(wf_decoder *decoder, wf_decoder_outcome *outcome);
 void wf_decoder_read(wf_decoder *decoder, int source, uint32_t timeout_ms, wf_header *header, wf_metadata *metadata,
                      wf_decoder_outcome *outcome);
 
+/* An XMP sidecar open as `source`, read (at most WF_XMP_SIDECAR_MAX bytes) and parsed by wf_read_xmp_memory
+ * in the decoder process, into `records` (its bytes and capacity as set), within `timeout_ms`. */
+void wf_decoder_sidecar(wf_decoder *decoder, int source, uint32_t timeout_ms, wf_metadata_field *records,
+                        wf_decoder_outcome *outcome);
+
 /* wf_derive_set_fd on `source` in the decoder process, within `timeout_ms`: `results[i]` and `outputs[i]` as it
  * fills them (outputs zeroed by the caller, freed with wf_encoded_free whatever happened). */
 void wf_decoder_derive(wf_decoder *decoder, int source, const wf_derive_request *requests, size_t count,

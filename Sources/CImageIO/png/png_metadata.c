@@ -1,5 +1,6 @@
 /*
- * PNG metadata: the eXIf chunk and the Description and Title text chunks before IDAT, through libpng's
+ * PNG metadata: the eXIf chunk, the Description and Title text chunks and the XMP packet (iTXt
+ * "XML:com.adobe.xmp") before IDAT, through libpng's
  * png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
  */
 #include "png_format.h"
@@ -11,10 +12,11 @@
 #include "metadata_readers.h"
 
 enum {
-    CHUNK_MAX = 64 * 1024,      /* a text or eXIf chunk longer than this is skipped, never stored */
-    INFLATE_MAX = 64 * 1024,    /* zTXt / compressed iTXt text that inflates past this is dropped */
+    CHUNK_MAX = 64 * 1024,      /* a tEXt, zTXt or eXIf chunk longer than this is skipped, never stored */
+    ITXT_MAX = (1 << 20) + 1024, /* iTXt may hold an XMP packet (1 MiB at most) */
+    INFLATE_MAX = (1 << 20) + 1024, /* compressed text that inflates past this is dropped */
     TEXT_CHUNKS_MAX = 32,       /* text chunks after this many are skipped */
-    ALLOCATION_MAX = 1 << 20    /* no single libpng allocation over this (a backstop; nothing needs it) */
+    ALLOCATION_MAX = 3 << 20    /* no single libpng allocation over this (a backstop) */
 };
 
 typedef struct {
@@ -50,7 +52,8 @@ static int is_kept_type(const uint8_t *type) {
 static void rename_oversized(png_context *context, png_bytep header) {
     uint64_t length = (uint64_t)header[0] << 24 | (uint64_t)header[1] << 16 | (uint64_t)header[2] << 8 | header[3];
     context->next_chunk = context->position + 8 + length + 4;
-    if (length > CHUNK_MAX && is_kept_type(header + 4)) {
+    uint64_t max = memcmp(header + 4, "iTXt", 4) == 0 ? ITXT_MAX : CHUNK_MAX;
+    if (length > max && is_kept_type(header + 4)) {
         memcpy(header + 4, "wfSk", 4); /* ancillary, private, reserved bit clear */
     }
 }
@@ -91,8 +94,15 @@ static void collect(png_structp png, png_infop info, wf_metadata *out) {
     png_textp texts = NULL;
     int count = 0;
     png_get_text(png, info, &texts, &count);
+    int saw_xmp = 0;
     for (int i = 0; i < count; i++) {
         const png_text *text = &texts[i];
+        if (!saw_xmp && text->compression >= PNG_ITXT_COMPRESSION_NONE && keyword_is(text->key, "xml:com.adobe.xmp")
+            && text->text != NULL) {
+            saw_xmp = 1;
+            wf_metadata_take_xmp(out, (const uint8_t *)text->text, text->itxt_length);
+            continue;
+        }
         wf_metadata_field *field = keyword_is(text->key, "description") ? &out->description
                                  : keyword_is(text->key, "title")       ? &out->title
                                  : NULL;

@@ -1,10 +1,11 @@
 /*
- * WebP metadata: the TIFF structure of the first EXIF chunk of a VP8X file, found by walking chunk headers
+ * WebP metadata: the TIFF structure of the first EXIF chunk and the first "XMP " chunk's packet of a VP8X file, found by walking chunk headers
  * (every other payload, the image data included, skipped by seeking). Some writers put JPEG's "Exif\0\0"
  * before the TIFF header, against the container specification; it is taken off. A simple (VP8 or VP8L) file
  * cannot carry metadata. WebP has no text chunks, so `description` and `title` stay empty (an EXIF
  * ImageDescription still reaches the captions through the EXIF facts).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "metadata_readers.h"
@@ -46,6 +47,21 @@ static int keep_exif(wf_webp_walk *walk, wf_metadata_field *field) {
     return 0;
 }
 
+/* The current ("XMP ") chunk's packet, parsed; one over the limit is refused unread. */
+static int take_xmp(wf_webp_walk *walk, wf_metadata *out) {
+    if (walk->size > WF_XMP_EMBEDDED_MAX) {
+        wf_records_say(&out->records, WF_RECORD_XMP, WF_RECORD_REFUSED, "it is larger than 1 MiB (%llu bytes)",
+                       (unsigned long long)walk->size);
+        return 0;
+    }
+    uint8_t *packet = malloc(walk->size ? walk->size : 1);
+    if (!packet) return 0;
+    int status = wf_webp_walk_payload(walk, packet, walk->size);
+    if (status == 0) wf_metadata_take_xmp(out, packet, walk->size);
+    free(packet);
+    return status;
+}
+
 void wf_read_webp_metadata(wf_stream *stream, wf_metadata *out) {
     wf_webp_walk walk;
     int status = wf_webp_walk_begin(&walk, stream);
@@ -55,17 +71,18 @@ void wf_read_webp_metadata(wf_stream *stream, wf_metadata *out) {
     }
     status = wf_webp_walk_next(&walk);
     if (status == WF_WEBP_WALK_CHUNK && memcmp(walk.tag, "VP8X", 4) != 0) return; /* a simple file: no metadata */
-    while (status == WF_WEBP_WALK_CHUNK) {
-        if (memcmp(walk.tag, "EXIF", 4) == 0) {
-            if (walk.size > EXIF_MAX) {
-                out->warnings++;
-            } else {
-                status = keep_exif(&walk, &out->exif);
-                if (status != 0) break;
-                return;
-            }
+    int saw_exif = 0, saw_xmp = 0;
+    while (status == WF_WEBP_WALK_CHUNK && !(saw_exif && saw_xmp)) {
+        if (!saw_exif && memcmp(walk.tag, "EXIF", 4) == 0) {
+            if (walk.size > EXIF_MAX) out->warnings++;
+            else if ((status = keep_exif(&walk, &out->exif)) != 0) break;
+            saw_exif = 1;
+        } else if (!saw_xmp && memcmp(walk.tag, "XMP ", 4) == 0) {
+            saw_xmp = 1;
+            if ((status = take_xmp(&walk, out)) != 0) break;
         }
         status = wf_webp_walk_next(&walk);
     }
-    if (status != WF_WEBP_WALK_END) fail_walk(out, &walk, status);
+    /* Once the EXIF is read, damage further on is the decoder's to find, as before XMP was looked for. */
+    if (status != WF_WEBP_WALK_END && status != WF_WEBP_WALK_CHUNK && !saw_exif) fail_walk(out, &walk, status);
 }

@@ -10,7 +10,7 @@ struct InspectCommand {
     static let name = "inspect"
 
     static let help = """
-        Usage: waterfall inspect PATH... [--json] [--max-pixels N] [--jobs N]
+        Usage: waterfall inspect PATH... [--json] [--metadata] [--max-pixels N] [--jobs N]
 
         Reads the header of every image and video given (a folder means every file in it,
         recursively, skipping dot-files) and prints its format, stored size, EXIF orientation (a
@@ -19,6 +19,9 @@ struct InspectCommand {
 
         Options:
           --json            one JSON array, one object per file, in the order given
+          --metadata        also each file's title, description, keywords, rating, creator, rights
+                            and date, each with its source (sidecars beside it, XMP, IPTC, EXIF:
+                            docs/metadata.md)
           --max-pixels N    refuse images of more than N pixels (default 250000000)
           --jobs N          read N files at a time (default: the number of cores)
           -h, --help        show this help
@@ -30,6 +33,7 @@ struct InspectCommand {
 
     var paths: [PathArgument] = []
     var json = false
+    var metadata = false
     var maxPixels = HeaderReader.defaultMaxPixels
     var jobs = Parallelism.available
 
@@ -41,6 +45,7 @@ struct InspectCommand {
             switch argument {
             case .positional(let path): command.paths.append(path)
             case .option("--json"): command.json = true
+            case .option("--metadata"): command.metadata = true
             case .option("--max-pixels"): command.maxPixels = try scanner.integer(in: 1...Int.max)
             case .option("--jobs"), .option("-j"): command.jobs = try scanner.integer(in: 1...1024)
             case .option("--help"), .option("-h"): return nil
@@ -63,12 +68,40 @@ struct InspectCommand {
             case .failure(let error): HeaderResult(path: path.shown, header: .failure(ImageReadError(.io, error.reason)))
             }
         }
-        let results = Self.expand(direct, with: reader, jobs: jobs).map { HeaderResult(path: arguments.shown($0.path), header: $0.header) }
+        let expanded = Self.expand(direct, with: reader, jobs: jobs)
+        let results = expanded.map { HeaderResult(path: arguments.shown($0.path), header: $0.header) }
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
         }
-        console.out(json ? HeaderResult.json(results) : HeaderResult.table(results))
+        guard metadata else {
+            console.out(json ? HeaderResult.json(results) : HeaderResult.table(results))
+            return results.allSatisfy(\.succeeded) ? .success : .failure
+        }
+        let readings = expanded.parallelMap(jobs: jobs) { result in
+            result.succeeded ? InspectMetadata(path: result.path, reader: reader) : nil
+        }
+        for (result, reading) in zip(results, readings) {
+            reading?.warnings.forEach { console.error("warning: \(result.path): \($0)") }
+        }
+        console.out(json ? Self.json(results, readings) : HeaderResult.table(results) + Self.text(results, readings))
         return results.allSatisfy(\.succeeded) ? .success : .failure
+    }
+
+    /// Each file's object with its `metadata`.
+    static func json(_ results: [HeaderResult], _ readings: [InspectMetadata?]) -> String {
+        JSONValue.array(zip(results, readings).map { result, reading in
+            guard let reading, case .object(let pairs) = result.jsonValue else { return result.jsonValue }
+            return .object(pairs + [("metadata", reading.json)])
+        }).renderedOnePerLine()
+    }
+
+    /// A block a file after the table: its name, then a line a field.
+    static func text(_ results: [HeaderResult], _ readings: [InspectMetadata?]) -> String {
+        zip(results, readings).compactMap { result, reading in
+            guard let reading else { return nil }
+            let lines = reading.lines.isEmpty ? ["no metadata"] : reading.lines
+            return "\n\(result.path):\n" + lines.map { "  " + $0 + "\n" }.joined()
+        }.joined()
     }
 
     /// Reads every path in parallel, in the order given.

@@ -46,6 +46,7 @@ struct ImageDeriver: Sendable {
             case .published(let photo, let images, let work, let note):
                 split = split + work
                 if let note { warnings.append("\(PathText.display(file.source)): \(note)") }
+                warnings += photo.facts.warnings.map { "\(PathText.display(file.source)): \($0)" }
                 return (photo, images)
             case .skipped(let reason, let work):
                 split = split + work

@@ -44,6 +44,23 @@ public final class DecoderPool: Sendable {
         }
     }
 
+    /// An XMP sidecar's records (`wf_read_xmp_memory` on the open file, in a decoder process): the bytes and
+    /// whether some did not fit.
+    func sidecar(_ file: OpenFile) -> Result<(records: [UInt8], truncated: Bool), DecoderFailure> {
+        withDecoder { decoder in
+            var outcome = wf_decoder_outcome()
+            var records = wf_metadata_field()
+            var bytes = [UInt8](repeating: 0, count: ExifReader.recordsCapacity)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                records.bytes = buffer.baseAddress
+                records.capacity = buffer.count
+                wf_decoder_sidecar(decoder, file.descriptor, limits.readMilliseconds, &records, &outcome)
+            }
+            if let failure = DecoderFailure(outcome) { return .failure(failure) }
+            return .success((Array(bytes[0..<records.length]), records.total > records.length))
+        }
+    }
+
     /// wf_derive_set_fd on the open file: each request's result and, when it succeeded, its encoded bytes.
     func derive(_ file: OpenFile, _ requests: [wf_derive_request], pixels: Int) -> Result<[(wf_derive_result, [UInt8])], DecoderFailure> {
         withDecoder { decoder in

@@ -21,6 +21,10 @@ public struct ExifFacts: Sendable, Equatable {
     /// The PNG text chunks with keyword "Description" and "Title".
     public var pngDescription: String?
     public var pngTitle: String?
+    /// IFD0 Artist (creator), Copyright (rights) and Windows' Rating (0x4746, 0 to 5).
+    public var artist: String?
+    public var copyright: String?
+    public var rating: Int?
 
     public init(make: String? = nil, model: String? = nil, lens: String? = nil, focalLength: Double? = nil,
                 fNumber: Double? = nil, exposureTime: ExposureTime? = nil, iso: Int? = nil,

@@ -11,6 +11,9 @@ struct ExifParser {
         static let imageDescription: UInt16 = 0x010E
         static let make: UInt16 = 0x010F
         static let model: UInt16 = 0x0110
+        static let artist: UInt16 = 0x013B
+        static let copyright: UInt16 = 0x8298
+        static let windowsRating: UInt16 = 0x4746
         static let exifIFD: UInt16 = 0x8769
         static let gpsIFD: UInt16 = 0x8825
         static let exposureTime: UInt16 = 0x829A
@@ -29,7 +32,8 @@ struct ExifParser {
         var offset: Int
     }
 
-    private static let ifd0Tags: Set<UInt16> = [Tag.imageDescription, Tag.make, Tag.model, Tag.exifIFD, Tag.gpsIFD]
+    private static let ifd0Tags: Set<UInt16> = [Tag.imageDescription, Tag.make, Tag.model, Tag.exifIFD, Tag.gpsIFD,
+                                                Tag.artist, Tag.copyright, Tag.windowsRating]
     private static let exifTags: Set<UInt16> = [Tag.exposureTime, Tag.fNumber, Tag.iso, Tag.dateTimeOriginal,
                                                 Tag.offsetTimeOriginal, Tag.focalLength, Tag.lensModel]
 
@@ -59,6 +63,9 @@ struct ExifParser {
         facts.make = string(ifd0[Tag.make], limit: ExifText.nameLimit)
         facts.model = string(ifd0[Tag.model], limit: ExifText.nameLimit)
         facts.imageDescription = string(ifd0[Tag.imageDescription], limit: ExifText.captionLimit)
+        facts.artist = string(ifd0[Tag.artist], limit: ExifText.nameLimit)
+        facts.copyright = string(ifd0[Tag.copyright], limit: ExifText.captionLimit)
+        facts.rating = integer(ifd0[Tag.windowsRating]).flatMap { (0...5).contains($0) ? $0 : nil }
 
         // The GPS pointer is looked at only to refuse an Exif pointer that aims at the same IFD.
         guard let exifOffset = pointer(ifd0[Tag.exifIFD]), exifOffset != ifd0Offset,

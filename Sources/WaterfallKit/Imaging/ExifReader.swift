@@ -11,10 +11,15 @@ public struct ExifReader: Sendable {
         var descriptionTruncated = false
         var title: [UInt8] = []
         var titleTruncated = false
+        /// What XMP and IPTC say (`MetadataRecords`).
+        var records: [UInt8] = []
+        var recordsTruncated = false
     }
 
     /// Room for the largest Exif payload a JPEG holds (65,527 bytes); PNG eXIf is cut to the same.
     static let exifCapacity = 65_536
+    /// Room for every record the C readers give at their limits (500 keywords of 256 bytes, each source).
+    static let recordsCapacity = 320 * 1024
 
     public init() {}
 
@@ -43,20 +48,26 @@ public struct ExifReader: Sendable {
         return facts
     }
 
-    /// One buffer, split three ways: the Exif payload, then the two texts (each cut at the caption limit).
+    /// One buffer, split three ways: the Exif payload, then the two texts (each cut at the caption limit);
+    /// the records in a second.
     static func collect(_ read: (UnsafeMutablePointer<wf_metadata>) -> Void) -> RawMetadata {
         let text = ExifText.captionLimit
         var storage = [UInt8](repeating: 0, count: Self.exifCapacity + 2 * text)
+        var records = [UInt8](repeating: 0, count: Self.recordsCapacity)
         var metadata = wf_metadata()
         storage.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            metadata.exif.bytes = base
-            metadata.exif.capacity = Self.exifCapacity
-            metadata.description.bytes = base + Self.exifCapacity
-            metadata.description.capacity = text
-            metadata.title.bytes = base + Self.exifCapacity + text
-            metadata.title.capacity = text
-            read(&metadata)
+            records.withUnsafeMutableBufferPointer { recordBuffer in
+                let base = buffer.baseAddress!
+                metadata.exif.bytes = base
+                metadata.exif.capacity = Self.exifCapacity
+                metadata.description.bytes = base + Self.exifCapacity
+                metadata.description.capacity = text
+                metadata.title.bytes = base + Self.exifCapacity + text
+                metadata.title.capacity = text
+                metadata.records.bytes = recordBuffer.baseAddress
+                metadata.records.capacity = recordBuffer.count
+                read(&metadata)
+            }
         }
         let titleStart = Self.exifCapacity + text
         return RawMetadata(
@@ -64,7 +75,9 @@ public struct ExifReader: Sendable {
             description: Array(storage[Self.exifCapacity..<Self.exifCapacity + metadata.description.length]),
             descriptionTruncated: metadata.description.total > metadata.description.length,
             title: Array(storage[titleStart..<titleStart + metadata.title.length]),
-            titleTruncated: metadata.title.total > metadata.title.length
+            titleTruncated: metadata.title.total > metadata.title.length,
+            records: Array(records[0..<metadata.records.length]),
+            recordsTruncated: metadata.records.total > metadata.records.length
         )
     }
 }

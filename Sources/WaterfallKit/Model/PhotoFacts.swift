@@ -7,6 +7,8 @@ struct PhotoFacts: Sendable, Equatable {
     var metadata = PhotoMetadata()
     /// Apple's content identifier, which a Live Photo's still and clip share.
     var contentIdentifier: String?
+    /// What the reading found wrong (`its XMP is not used: …`): said when the file is read, never cached.
+    var warnings: [String] = []
 
     init() {}
 
@@ -41,6 +43,7 @@ struct PhotoFacts: Sendable, Equatable {
             PhotoMetadata.Taken(text: date.description, number: ((date.year * 100 + date.month) * 100 + date.day) * 1_000_000
                                     + date.hour * 10_000 + date.minute * 100 + date.second)
         }
-        metadata = PhotoMetadata(.exif, description: exif.caption, taken: taken)
+        metadata = PhotoMetadata(.exif, description: exif.caption, rating: exif.rating, creator: exif.artist,
+                                 rights: exif.copyright, taken: taken)
     }
 }

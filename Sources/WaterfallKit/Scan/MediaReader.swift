@@ -37,12 +37,21 @@ public struct MediaReader: Sendable {
         case .failure(let failure):
             return .failure(failure.readError(format: sniffed.name))
         case .success(let (raw, metadata)):
-            return images.interpret(raw).map { header in (header, metadata.map { PhotoFacts(ExifReader().facts(from: $0)) } ?? PhotoFacts()) }
+            return images.interpret(raw).map { header in (header, metadata.map(Self.facts) ?? PhotoFacts()) }
         }
     }
 }
 
 extension MediaReader {
+    /// What a photo's own bytes say: EXIF (and PNG text), IPTC and XMP, merged in their order of precedence.
+    static func facts(_ raw: ExifReader.RawMetadata) -> PhotoFacts {
+        var facts = PhotoFacts(ExifReader().facts(from: raw))
+        let records = MetadataRecords(raw.records, truncated: raw.recordsTruncated)
+        facts.metadata = .merged(records.readings + [facts.metadata])
+        facts.warnings = records.warnings
+        return facts
+    }
+
     /// The header of the file at a path the user named (`inspect`, `layout`): opened once (a link at its end is
     /// followed: the user chose it), checked to be a regular file, and read from that descriptor.
     func read(path: String) -> Result<ImageHeader, ImageReadError> {

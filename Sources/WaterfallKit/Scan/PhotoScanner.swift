@@ -19,7 +19,7 @@ struct PhotoScanner: Sendable {
     var jobs: Int
     /// Cached headers over this many pixels are read again (and refused).
     var maxPixels: Int
-    /// Renders sigal's Markdown sidecars (`NAME.md`, `index.md`); without one, their bodies are not used.
+    /// Renders sigal's Markdown sidecars (`NAME.md`, `index.md`) and parses XMP sidecars; without one, neither is used.
     var decoders: DecoderPool? = nil
 
     struct Result {
@@ -90,10 +90,12 @@ struct PhotoScanner: Sendable {
             }
             var warnings: [String] = []
             let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
+            let xmp = decoders.flatMap { XMPSidecar.read(for: name, sidecars: texts, input: input, decoders: $0) { warnings.append("\(PathText.display(path)): \($0)") } }
             var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
             if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
             file.sidecars += [SigalMarkdown.reading(for: name, among: texts, isVideo: isVideo, input: input, decoders: decoders) { warnings.append($0) },
                               TakeoutSidecar.reading(for: name, among: texts, input: input) { warnings.append($0) }].compactMap { $0 }
+            if let xmp { file.sidecars.append(xmp) }
             if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
                 file.cached = entry
             }
@@ -114,6 +116,7 @@ struct PhotoScanner: Sendable {
 
     static func isSidecar(_ fileName: String) -> Bool {
         fileName.lowercased().hasSuffix(".txt") || fileName.hasSuffix(".md") || TakeoutSidecar.isCandidate(fileName)
+            || XMPSidecar.isSidecar(fileName)
     }
 
     private func readAlbumIndexes(_ paths: [String], prefix: Int, into result: inout Result, observe: (BuildEvent) -> Void) {

@@ -57,7 +57,8 @@ enum Versions {
     static let cacheIndex = "waterfall-cache-index-4"
     /// What a photo's facts hold as `PhotoFacts` reads them: an entry's facts of another version are read
     /// again from the photo, without making its images again. 1: EXIF's; 2: metadata with sources.
-    static let facts = 2
+    /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating.
+    static let facts = 3
     /// The memo of the last build's plan (`PlanMemo`).
     static let plan = "waterfall-plan-1"
     /// The output's manifest of the files Waterfall wrote (`OutputRecords`).

@@ -55,7 +55,7 @@ struct PhotoMetadataTests {
             let path = entries + "/" + name
             var text = try String(contentsOfFile: path, encoding: .utf8)
             // As the last Waterfall wrote it: the facts flat, with no version and no sources.
-            let facts = try #require(text.range(of: #""factsVersion": 2, "facts": \{.*\}\}, "derived""#, options: .regularExpression))
+            let facts = try #require(text.range(of: #""factsVersion": \#(Versions.facts), "facts": \{.*\}\}, "derived""#, options: .regularExpression))
             text.replaceSubrange(facts, with: #""summary": "Old", "takenText": null, "taken": null, "description": null, "derived""#)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
@@ -67,6 +67,6 @@ struct PhotoMetadataTests {
         let page = try String(contentsOfFile: output.path + "/photos/heron.jpg.html", encoding: .utf8)
         #expect(page.contains("A heron at dawn") && page.contains("2024-05-17"))
         let entry = try String(contentsOfFile: entries + "/" + (try FileManager.default.contentsOfDirectory(atPath: entries).sorted()[0]), encoding: .utf8)
-        #expect(entry.contains(#""factsVersion": 2"#) && entry.contains(#""source": "exif""#))
+        #expect(entry.contains(#""factsVersion": \#(Versions.facts)"#) && entry.contains(#""source": "exif""#))
     }
 }

@@ -1,0 +1,67 @@
+/*
+ * The XMP and IPTC readers under AddressSanitizer and UndefinedBehaviorSanitizer (make sanitize-metadata):
+ * every file through wf_read_metadata_path with record buffers of several sizes (each allocated to exactly
+ * its capacity), and every file through wf_read_xmp_memory with the sidecar limit and wf_read_iim_memory.
+ * Checks that the records list is whole entries, each within what was written, and prints each file's
+ * records with the largest buffer (`-v`), so a fixture's reading can be looked at by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cimageio.h"
+#include "slurp.h"
+
+static void check(const char *path, const char *how, const wf_metadata_field *records, int print) {
+    if (records->length > records->capacity || records->length > records->total) {
+        fprintf(stderr, "%s (%s): length %zu, total %zu, capacity %zu\n", path, how, records->length, records->total,
+                records->capacity);
+        abort();
+    }
+    for (size_t at = 0; at < records->length;) {
+        wf_metadata_record header;
+        if (records->length - at < sizeof header) {
+            fprintf(stderr, "%s (%s): a cut record header at %zu\n", path, how, at);
+            abort();
+        }
+        memcpy(&header, records->bytes + at, sizeof header);
+        if (header.source < 1 || header.source > 2 || header.field < 1 || header.field > 15
+            || header.length > records->length - at - sizeof header) {
+            fprintf(stderr, "%s (%s): a bad record at %zu\n", path, how, at);
+            abort();
+        }
+        if (print)
+            printf("%s: %s %s %u: %.*s\n", path, how, header.source == 1 ? "xmp" : "iptc", header.field,
+                   header.length > 120 ? 120 : (int)header.length, (const char *)records->bytes + at + sizeof header);
+        at += sizeof header + header.length;
+    }
+}
+
+int main(int argc, char **argv) {
+    static const size_t capacities[] = {0, 1, 9, 64, 4096, 1 << 20};
+    int print = argc > 1 && strcmp(argv[1], "-v") == 0;
+    long files = 0;
+    for (int i = 1 + print; i < argc; i++, files++) {
+        for (size_t c = 0; c < sizeof capacities / sizeof capacities[0]; c++) {
+            wf_metadata metadata = {0};
+            metadata.records.capacity = capacities[c];
+            metadata.records.bytes = capacities[c] ? malloc(capacities[c]) : NULL;
+            wf_read_metadata_path(argv[i], &metadata);
+            check(argv[i], "file", &metadata.records, print && c + 1 == sizeof capacities / sizeof capacities[0]);
+            free(metadata.records.bytes);
+        }
+        size_t length = 0;
+        uint8_t *bytes = slurp(argv[i], &length);
+        if (!bytes) continue;
+        wf_metadata_field records = {malloc(1 << 20), 1 << 20, 0, 0};
+        wf_read_xmp_memory(bytes, length, WF_XMP_SIDECAR_MAX, &records);
+        check(argv[i], "as-xmp", &records, print && strstr(argv[i], ".xmp") != NULL);
+        records.length = records.total = 0;
+        wf_read_iim_memory(bytes, length, &records);
+        check(argv[i], "as-iim", &records, print && strstr(argv[i], ".iim") != NULL);
+        free(records.bytes);
+        free(bytes);
+    }
+    printf("check_metadata_records: %ld files, no sanitizer report\n", files);
+    return 0;
+}

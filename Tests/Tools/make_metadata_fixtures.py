@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Builds the XMP and IPTC fixtures in Tests/WaterfallKitTests/Fixtures/metadata/.
+
+gallery/: a folder the tests build as one gallery (MetadataBuildTests.swift): tiny photos (64x48, Pillow and
+pillow-heif) whose XMP and IPTC are written by exiftool (Debian's libimage-exiftool-perl), XMP sidecars in
+both spellings, and the precedence cases. hostile/: packets and IIM streams made byte by byte (billion
+laughs, external entities, invalid UTF-8, UTF-16, an IIM length overflow, 50,000 datasets), each inside a
+photo that must still be published, with one warning. The largest hostile inputs (100,000-deep nesting, a
+4 MiB attribute, 100,000 keywords) are written by the Swift test itself, not committed.
+
+The expected answers live in the Swift tests. The output is committed; rerun only to re-record on purpose:
+    scripts/ensure-packages libimage-exiftool-perl
+    .venv/bin/python Tests/Tools/make_metadata_fixtures.py
+"""
+import io
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+from PIL import Image
+from PIL.PngImagePlugin import PngInfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "WaterfallKitTests", "Fixtures", "metadata")
+GALLERY = os.path.join(OUT, "gallery")
+HOSTILE = os.path.join(OUT, "hostile")
+
+# Coordinates no test or template contains by chance: the site must never show them.
+GPS_LATITUDE = "47,38.1234N"
+GPS_LONGITUDE = "122,19.8765W"
+
+
+def picture(colour):
+    return Image.new("RGB", (64, 48), colour)
+
+
+def jpeg(path, colour, **options):
+    picture(colour).save(path, "JPEG", quality=80, **options)
+
+
+def exiftool(path, *arguments):
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-m", *arguments, path], check=True)
+
+
+def xmp_packet(body, extra_namespaces=""):
+    return (
+        '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/">\n'
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
+        f'{body}\n'
+        '</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end="w"?>'
+    ).encode("utf-8")
+
+
+def description(properties, namespaces=""):
+    return (
+        '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+        'xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/" '
+        f'xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" {namespaces}>\n{properties}\n</rdf:Description>'
+    )
+
+
+def alt(name, text):
+    return f'<dc:{name}><rdf:Alt><rdf:li xml:lang="x-default">{text}</rdf:li></rdf:Alt></dc:{name}>'
+
+
+def sidecar(path, properties):
+    with open(path, "wb") as f:
+        f.write(xmp_packet(description(properties)))
+
+
+def make_gallery():
+    g = GALLERY
+    # Embedded XMP through exiftool: every field read.
+    jpeg(f"{g}/xmp.jpg", (200, 40, 40))
+    exiftool(f"{g}/xmp.jpg", "-XMP-dc:Title=XMP title", "-XMP-dc:Description=XMP description",
+             "-XMP-dc:Subject=red", "-XMP-dc:Subject=sunset", "-XMP-xmp:Rating=4", "-XMP-dc:Creator=Ada Lovelace",
+             "-XMP-dc:Rights=CC BY 4.0", "-XMP-exif:DateTimeOriginal=2021:06:01 10:20:30")
+    # IPTC only.
+    jpeg(f"{g}/iptc.jpg", (40, 200, 40))
+    exiftool(f"{g}/iptc.jpg", "-IPTC:ObjectName=IPTC title", "-IPTC:Caption-Abstract=IPTC description",
+             "-IPTC:Keywords=green", "-IPTC:Keywords=field", "-IPTC:By-line=Grace Hopper",
+             "-IPTC:CopyrightNotice=(c) Grace", "-IPTC:DateCreated=2019:02:03", "-IPTC:TimeCreated=04:05:06",
+             "-IPTC:CodedCharacterSet=UTF8")
+    # IPTC in Latin-1 without 1:90: "Café" as one byte é.
+    jpeg(f"{g}/latin1.jpg", (40, 40, 200))
+    exiftool(f"{g}/latin1.jpg", "-charset", "iptc=Latin", "-IPTC:ObjectName=Caf\u00e9 Latin", "-codedcharacterset=")
+    # Per field: XMP's title wins over IPTC's and EXIF's; IPTC's description where XMP has none.
+    jpeg(f"{g}/both.jpg", (200, 200, 40))
+    exiftool(f"{g}/both.jpg", "-XMP-dc:Title=XMP wins", "-IPTC:ObjectName=IPTC loses",
+             "-IPTC:Caption-Abstract=IPTC description kept", "-EXIF:ImageDescription=EXIF loses",
+             "-IPTC:CodedCharacterSet=UTF8")
+    # Sidecars: NAME.jpg.xmp before NAME.xmp, and both before the embedded packet.
+    jpeg(f"{g}/sidecar.jpg", (40, 200, 200))
+    exiftool(f"{g}/sidecar.jpg", "-XMP-dc:Title=Embedded loses", "-XMP-dc:Description=Embedded description kept")
+    sidecar(f"{g}/sidecar.jpg.xmp", alt("title", "Sidecar title") + '<xmp:Rating>5</xmp:Rating>')
+    sidecar(f"{g}/sidecar.xmp", alt("title", "Second sidecar loses"))
+    jpeg(f"{g}/plain.jpg", (200, 40, 200))
+    sidecar(f"{g}/plain.xmp", alt("title", "Plain sidecar title")
+            + '<dc:subject><rdf:Bag><rdf:li>one</rdf:li><rdf:li>two</rdf:li></rdf:Bag></dc:subject>')
+    # NAME.txt beats every XMP.
+    jpeg(f"{g}/text.jpg", (120, 120, 120))
+    sidecar(f"{g}/text.jpg.xmp", alt("title", "XMP loses to text") + alt("description", "Sidecar description kept"))
+    with open(f"{g}/text.txt", "w") as f:
+        f.write("Text title\n")
+    # Other containers.
+    info = PngInfo()
+    info.add_itxt("XML:com.adobe.xmp", xmp_packet(description(alt("title", "PNG XMP title"))).decode())
+    picture((10, 90, 160)).save(f"{g}/xmp.png", "PNG", pnginfo=info)
+    picture((160, 90, 10)).save(f"{g}/xmp.webp", "WEBP", quality=80,
+                                  xmp=xmp_packet(description(alt("title", "WebP XMP title"))))
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    picture((90, 160, 10)).save(f"{g}/xmp.heic", "HEIF", quality=50,
+                                  xmp=xmp_packet(description(alt("title", "HEIC XMP title"))))
+    # Attributes, several descriptions, prefixes that are not the usual ones, an Alt without x-default.
+    packet = xmp_packet(
+        '<rdf:Description rdf:about="" xmlns:d="http://purl.org/dc/elements/1.1/"><d:title><rdf:Alt>'
+        '<rdf:li xml:lang="fr">Titre</rdf:li><rdf:li xml:lang="x-default">Default title</rdf:li></rdf:Alt></d:title>'
+        '</rdf:Description>\n<rdf:Description rdf:about="" xmlns:a="http://ns.adobe.com/xap/1.0/" a:Rating="2"/>'
+        '\n<rdf:Description rdf:about="" xmlns:dc="http://example.com/not-dc/"><dc:description>Not Dublin Core'
+        '</dc:description></rdf:Description>')
+    jpeg(f"{g}/rdf.jpg", (30, 30, 30), xmp=packet)
+    # GPS in every XMP: never published.
+    gps = (f'<exif:GPSLatitude>{GPS_LATITUDE}</exif:GPSLatitude>'
+           f'<exif:GPSLongitude>{GPS_LONGITUDE}</exif:GPSLongitude>')
+    jpeg(f"{g}/gps.jpg", (70, 70, 70), xmp=xmp_packet(description(alt("title", "GPS title") + gps)))
+    jpeg(f"{g}/gps-sidecar.jpg", (80, 80, 80))
+    sidecar(f"{g}/gps-sidecar.jpg.xmp", alt("title", "GPS sidecar title") + gps)
+
+
+# ---- hostile ----------------------------------------------------------------------------------------------
+
+def with_app(jpeg_bytes, marker, payload):
+    segment = bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
+    return jpeg_bytes[:2] + segment + jpeg_bytes[2:]
+
+
+def plain_jpeg(colour):
+    out = io.BytesIO()
+    picture(colour).save(out, "JPEG", quality=80)
+    return out.getvalue()
+
+
+def xmp_jpeg(path, packet, colour=(100, 0, 0)):
+    with open(path, "wb") as f:
+        f.write(with_app(plain_jpeg(colour), 0xE1, b"http://ns.adobe.com/xap/1.0/\x00" + packet))
+
+
+def dataset(record, tag, value):
+    return bytes([0x1C, record, tag]) + struct.pack(">H", len(value)) + value
+
+
+def app13(iim):
+    resource = b"8BIM" + struct.pack(">H", 0x0404) + b"\x00\x00" + struct.pack(">I", len(iim)) + iim
+    if len(resource) % 2:
+        resource += b"\x00"
+    return b"Photoshop 3.0\x00" + resource
+
+
+def iptc_jpeg(path, iim, colour=(0, 100, 0)):
+    """IIM over as many APP13 segments as it needs (Photoshop's split: the resource goes on in the next)."""
+    payload = app13(iim)
+    data = plain_jpeg(colour)
+    chunks = [payload[:65000]] + [b"Photoshop 3.0\x00" + payload[i:i + 65000] for i in range(65000, len(payload), 65000)]
+    for chunk in reversed(chunks):
+        data = with_app(data, 0xED, chunk)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def make_hostile():
+    h = HOSTILE
+    laughs = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
+              + "".join(f'<!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">' for i in range(1, 10))
+              + ']>\n<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+              + description(alt("title", "&lol9;")) + '</rdf:RDF></x:xmpmeta>')
+    xmp_jpeg(f"{h}/billion-laughs.jpg", laughs.encode())
+    for name, url in (("entity-file", "file:///etc/hostname"), ("entity-http", "http://127.0.0.1:9/x.xml")):
+        packet = (f'<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY ext SYSTEM "{url}">]>\n'
+                  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                  + description(alt("title", "&ext;")) + '</rdf:RDF></x:xmpmeta>')
+        xmp_jpeg(f"{h}/{name}.jpg", packet.encode())
+    xmp_jpeg(f"{h}/invalid-utf8.jpg", xmp_packet(description(alt("title", "bad"))).replace(b"bad", b"b\xff\xfed"))
+    # UTF-16 with a BOM is XML too: read, not refused.
+    utf16 = xmp_packet(description(alt("title", "UTF-16 title"))).decode().replace('<?xpacket begin="\ufeff"', '<?xpacket begin=""')
+    xmp_jpeg(f"{h}/utf16.jpg", "\ufeff".encode("utf-16-le") + utf16.encode("utf-16-le"))
+    xmp_jpeg(f"{h}/not-xml.jpg", b"\x00\x01 this is not XML")
+    # A declared ISO-8859-1 is read; an encoding expat does not know is refused.
+    declared = ('<?xml version="1.0" encoding="ISO-8859-1"?>'
+                + xmp_packet(description(alt("title", "Caf\u00e9 declared"))).decode().split("?>", 1)[1])
+    xmp_jpeg(f"{h}/latin1-declared.jpg", declared.encode("latin-1"))
+    xmp_jpeg(f"{h}/unknown-encoding.jpg", b'<?xml version="1.0" encoding="Shift_JIS"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>')
+    # IIM: an extended length that wraps libiptcdata's 32-bit sum; 50,000 datasets.
+    overflow = dataset(2, 5, b"ok") + bytes([0x1C, 2, 120, 0x80, 0x04]) + struct.pack(">I", 0xFFFFFFF0) + b"xx"
+    iptc_jpeg(f"{h}/iim-overflow.jpg", overflow)
+    iptc_jpeg(f"{h}/iim-50000.jpg", b"".join(dataset(2, 25, b"") for _ in range(50000)))
+    iptc_jpeg(f"{h}/iim-garbage.jpg", dataset(2, 5, b"title") + b"\x42" * 9)
+    # For the fuzzer and the sanitizer check: the raw streams.
+    with open(f"{h}/overflow.iim", "wb") as f:
+        f.write(overflow)
+    with open(f"{h}/billion-laughs.xmp", "wb") as f:
+        f.write(laughs.encode())
+
+
+def main():
+    if shutil.which("exiftool") is None:
+        sys.exit("exiftool is missing: scripts/ensure-packages libimage-exiftool-perl")
+    for folder in (GALLERY, HOSTILE):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    make_gallery()
+    make_hostile()
+
+
+if __name__ == "__main__":
+    main()
