@@ -186,6 +186,14 @@ static void one_line(char *text) {
     while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
 }
 
+/* Whether the file's major brand is an image sequence's (`avis`, `msf1`, `hevs`): libheif 1.15 reads the
+ * still image such a file may also hold, and calls one without it a file of no supported brand. */
+static int sequence_brand(wf_stream *stream) {
+    uint8_t head[12];
+    if (!stream || wf_stream_read_at(stream, 0, head, sizeof head) != sizeof head || memcmp(head + 4, "ftyp", 4) != 0) return 0;
+    return memcmp(head + 8, "avis", 4) == 0 || memcmp(head + 8, "msf1", 4) == 0 || memcmp(head + 8, "hevs", 4) == 0;
+}
+
 void wf_heif_describe(const wf_heif *heif, struct heif_error error, const char *name, char *text, size_t size,
                       wf_status *status) {
     if (heif->refusal.status != WF_OK) { /* refused before libheif: a whole file, never a cut one */
@@ -198,6 +206,12 @@ void wf_heif_describe(const wf_heif *heif, struct heif_error error, const char *
     one_line(message);
     wf_lowercase_first(message);
     *status = wf_heif_status(error);
+    if ((error.code == heif_error_Unsupported_filetype || error.subcode == heif_suberror_No_meta_box) && sequence_brand(heif->stream)) {
+        *status = WF_ERR_UNSUPPORTED;
+        snprintf(text, size, "unsupported %s: an image sequence with no still image (only a sequence's still image is shown)",
+                 name);
+        return;
+    }
     char kind[5];
     if ((*status == WF_ERR_CORRUPT || *status == WF_ERR_TRUNCATED) && heif->stream && heif->size >= 0 &&
         ends_inside_a_box(heif->stream, heif->size, kind)) {

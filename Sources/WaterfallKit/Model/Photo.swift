@@ -82,7 +82,7 @@ struct Photo: Sendable {
     /// Extensions of files the scanner treats as photos. Everything with one of these is read (so a GIF
     /// gets a clear "unsupported format" warning); files without one (captions, notes, configs) are ignored.
     static let extensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "pjpeg", "png", "apng", "gif", "webp", "heic", "heif", "avif", "bmp",
+        "jpg", "jpeg", "jpe", "jfif", "pjpeg", "png", "apng", "gif", "webp", "heic", "heif", "hif", "avif", "avifs", "heics", "bmp",
         "tif", "tiff", "jxl", "jp2", "j2k", "ico", "psd", "dng", "qoi",
     ]
 
