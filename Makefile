@@ -220,10 +220,15 @@ acceptance: build venv
 	@mkdir -p $(ACCEPTANCE_CORPORA)
 	.venv/bin/python Tests/Acceptance/run.py .build/release/waterfall $(ACCEPTANCE_CORPORA)
 
-bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done $(BENCH_DIR)/heic/.done
-	@scripts/ensure-packages libvips-tools
+$(BENCH_DIR)/metadata/.done: Benchmarks/headers/generate_metadata.py Benchmarks/headers/generate.py Tests/Tools/tiffbytes.py
+	@rm -rf $(BENCH_DIR)/metadata
+	python3 Benchmarks/headers/generate_metadata.py $(BENCH_DIR)/metadata 5000
+	@touch $@
+
+bench-headers: build venv $(BENCH_DIR)/io_floor $(BENCH_DIR)/headers/.done $(BENCH_DIR)/heic/.done $(BENCH_DIR)/metadata/.done
+	@scripts/ensure-packages libvips-tools libimage-exiftool-perl
 	.venv/bin/python Benchmarks/headers/run.py .build/release/waterfall $(BENCH_DIR)/io_floor \
-		$(BENCH_DIR)/headers $(FIXTURES)/headers $(BENCH_DIR)/heic
+		$(BENCH_DIR)/headers $(FIXTURES)/headers $(BENCH_DIR)/heic $(BENCH_DIR)/metadata
 
 bench-layout: build
 	.build/release/waterfall-bench 1000000 1000

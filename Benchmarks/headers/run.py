@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """`make bench-headers`: times header reading over camera-like files, against the I/O floor and imagesize.
 
-    run.py WATERFALL IO_FLOOR DATA_DIR FIXTURES_DIR [HEIC_DIR]
+    run.py WATERFALL IO_FLOOR DATA_DIR FIXTURES_DIR [HEIC_DIR [METADATA_DIR]]
 
 HEIC_DIR holds iPhone-like HEICs (generate_heic.py): timed apart, against the same floor and vipsheader
-(libvips reading the header through libheif).
+(libvips reading the header through libheif). METADATA_DIR holds JPEGs with XMP and IPTC and TIFFs
+(generate_metadata.py): `inspect --metadata` against the bytes that metadata lives in, and exiftool.
 
 All commands get the same explicit file list and run with a warm page cache; each is run several times
 and the median wall-clock time is reported. Prints figures and ratios; asserts nothing about speed.
@@ -82,6 +83,21 @@ def heic(waterfall, floor, data):
           f"{os.cpu_count()} cores, warm cache, median of {RUNS})", results, len(files), 1)
 
 
+def metadata(waterfall, floor, data):
+    files, listing = listed(data, "metadata.list")
+    results = [
+        ("I/O floor (C: read the metadata's bytes)", timed([floor, "--metadata", listing])),
+        ("waterfall inspect --metadata --jobs 1", timed([waterfall, "inspect", "--json", "--metadata", "--jobs", "1", *files])),
+        ("waterfall inspect --metadata (all cores)", timed([waterfall, "inspect", "--json", "--metadata", *files])),
+    ]
+    if shutil.which("exiftool"):
+        results.append(("exiftool -fast -j (XMP, IPTC, EXIF)", timed(["exiftool", "-fast", "-j", "-q", "-@", listing])))
+    jpegs = sum(1 for f in files if f.endswith(".jpg"))
+    table(f"Header and metadata reading, {jpegs} JPEGs with Exif, a 6 KB XMP packet and IPTC, and {len(files) - jpegs} "
+          f"TIFFs (half with their IFD after the pixels) ({os.cpu_count()} cores, warm cache, median of {RUNS})",
+          results, len(files), 1)
+
+
 def main():
     waterfall, floor, data, fixtures = sys.argv[1:5]
     files, listing = listed(data, "headers.list")
@@ -98,6 +114,8 @@ def main():
           results, n, 2)
     if len(sys.argv) > 5:
         heic(waterfall, floor, sys.argv[5])
+    if len(sys.argv) > 6:
+        metadata(waterfall, floor, sys.argv[6])
     total, wrong = imagesize_accuracy(waterfall, fixtures)
     print(f"\nimagesize disagrees with Waterfall on {len(wrong)} of {total} header fixtures:")
     for name, what in wrong:
