@@ -53,8 +53,11 @@ struct AtomFeed {
     /// The newest photos, in feed order.
     static func newest(_ photos: [PublishedPhoto]) -> [PublishedPhoto] {
         let byName = NaturalOrder.sorted(photos, by: { $0.photo.name })
-        let ranked = byName.enumerated().sorted { a, b in
-            switch (a.element.photo.taken, b.element.photo.taken) {
+        // Each date read once, before sorting: reading it inside the comparator crashes Swift 6.3.1's
+        // optimiser (release builds, CopyPropagation's ownership check).
+        let dated = byName.enumerated().map { (offset: $0.offset, element: $0.element, taken: $0.element.photo.taken) }
+        let ranked = dated.sorted { a, b in
+            switch (a.taken, b.taken) {
             case let (x?, y?) where x != y: return x > y
             case (.some, nil): return true
             case (nil, .some): return false
