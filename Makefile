@@ -21,7 +21,7 @@ METADATA_FIXTURES := $(wildcard $(FIXTURES)/metadata/*/*)
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test serve-test browser-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install clean
+.PHONY: help deps venv build gallery test unit-test formats-test serve-test browser-test dist-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install deb deb-test clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -29,6 +29,7 @@ help:
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make formats-test    every format fixture's size from Pillow and pillow-heif against inspect"
 	@echo "make serve-test      'waterfall serve' over a real socket: types, ranges, traversal, hostile requests, reload"
+	@echo "make dist-test       the man page and shell completions made from --help, read back by man, bash, zsh, fish"
 	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make validate-test   SampleGallery's pages through the W3C Nu HTML checker, and axe-core in every engine"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
@@ -47,6 +48,8 @@ help:
 	@echo "                     screen, bytes, CLS, sharpness, priorities; Waterfall beside sigal (WATERFALL=, BENCH_VISITOR_FLAGS=)"
 	@echo "make bench-scale     builds of 10,000 and 100,000 generated photos: time and peak memory"
 	@echo "make install         install waterfall into PREFIX (default /usr/local)"
+	@echo "make deb             waterfall_VERSION_amd64.deb: Swift runtime inside, Debian 12 libraries, man page, completions"
+	@echo "make deb-test        build the .deb, install it with apt-get, use it without the Swift toolchain, remove it"
 
 deps:
 	@scripts/ensure-packages $(BUILD_DEPS)
@@ -61,7 +64,7 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test formats-test serve-test browser-test validate-test hostile-test c-checks
+test: unit-test formats-test serve-test dist-test browser-test validate-test hostile-test c-checks
 
 unit-test: deps
 	@scripts/check-rooms
@@ -79,6 +82,13 @@ formats-test: venv
 serve-test: venv
 	$(SWIFT) build
 	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Serve
+
+# The man page and completions made from --help (scripts/package/helpdoc.py), read back by groff, man, bash,
+# zsh and fish.
+dist-test: venv
+	@scripts/ensure-packages man-db zsh fish
+	$(SWIFT) build
+	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Package
 
 # The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
 # Selenium in .venv; WebKit runs under an Xvfb the tests start and end, and plays video through GStreamer's
@@ -340,5 +350,21 @@ install: build
 	install -m 644 Templates/*.mustache $(DESTDIR)$(PREFIX)/share/waterfall/Templates/
 	install -m 644 Templates/assets/* $(DESTDIR)$(PREFIX)/share/waterfall/Templates/assets/
 
+# A Debian package (docs/install.md): the release binary with the Swift runtime linked in, in its own build
+# folder (other flags than `make build`'s), packaged by scripts/package/build-deb.
+DEB_VERSION := $(shell sed -n 's/^ *static let program = "\(.*\)"$$/\1/p' Sources/WaterfallKit/Support/Versions.swift)
+DEB         := waterfall_$(DEB_VERSION)_amd64.deb
+DEB_BINARY  := .build/deb/release/waterfall
+
+deb: deps
+	@scripts/ensure-packages dpkg-dev binutils
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product waterfall --scratch-path .build/deb
+	scripts/package/build-deb $(DEB_BINARY) $(DEB_VERSION) $(DEB)
+
+# Installs the package on this machine with apt-get (root or sudo), uses it with the toolchain hidden, removes it.
+deb-test: deb
+	@scripts/ensure-packages man-db
+	Tests/Package/deb-test $(DEB) $(DEB_BINARY) $(DEB_VERSION)
+
 clean:
-	rm -rf .build $(BENCH_DIR) _site
+	rm -rf .build $(BENCH_DIR) _site waterfall_*.deb
