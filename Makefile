@@ -29,7 +29,7 @@ help:
 	@echo "make build           release build: .build/release/waterfall"
 	@echo "make formats-test    every format fixture's size from Pillow and pillow-heif against inspect"
 	@echo "make serve-test      'waterfall serve' over a real socket: types, ranges, traversal, hostile requests, reload"
-	@echo "make dist-test       the man page and shell completions made from --help, read back by man, bash, zsh, fish"
+	@echo "make dist-test       man page and completions read back by man, bash, zsh, fish; action.yml's steps run locally"
 	@echo "make browser-test    the built gallery in Chromium, Firefox and WebKit at 360, 768, 1024, 1440 and 2560 px"
 	@echo "make validate-test   SampleGallery's pages through the W3C Nu HTML checker, and axe-core in every engine"
 	@echo "make hostile-test    generated hostile folders (fixed seed): builds must never lose, leak, hang or crash"
@@ -84,11 +84,11 @@ serve-test: venv
 	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Serve
 
 # The man page and completions made from --help (scripts/package/helpdoc.py), read back by groff, man, bash,
-# zsh and fish.
+# zsh and fish; the GitHub Action's shell steps and the GitLab template's jobs run here on fixture photos.
 dist-test: venv
 	@scripts/ensure-packages man-db zsh fish
 	$(SWIFT) build
-	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Package
+	WATERFALL_BIN=.build/debug/waterfall .venv/bin/python -m pytest -q Tests/Package Tests/Action
 
 # The built gallery in Chromium, Firefox and WebKit (Tests/Browser/README.md): Debian's browsers and drivers,
 # Selenium in .venv; WebKit runs under an Xvfb the tests start and end, and plays video through GStreamer's
