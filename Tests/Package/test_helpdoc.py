@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 
-import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(os.environ.get("WATERFALL_BIN", os.path.join(REPO, ".build/debug/waterfall")))
