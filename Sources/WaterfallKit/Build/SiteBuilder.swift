@@ -129,7 +129,7 @@ public struct SiteBuilder: Sendable {
         if derived.photos.isEmpty { observe(.warning("no photos in \(PathText.display(options.input)); the gallery is empty")) }
         for warning in Album.coverWarnings(of: derived.photos, settings: found.albumSettings, input: options.input) { observe(.warning(warning)) }
         warnAboutOversizedAlbums(derived.photos, configuration: configuration)
-        let pages = SitePages(configuration: configuration, sizes: setup.sizes, templates: setup.templates)
+        var pages = SitePages(configuration: configuration, sizes: setup.sizes, templates: setup.templates)
         let rootTitle = options.inputName ?? Self.folderName(options.input)
         let inputs = SiteInputs.digest(photos: derived.photos, configuration: configuration, albumSettings: found.albumSettings,
                                        siteDigest: pages.siteDigest, galleryDigest: pages.galleryDigest, assets: setup.assets,
@@ -155,6 +155,7 @@ public struct SiteBuilder: Sendable {
         let photoCount = derived.photos.count
         derived.photos = []
         SiteNames.assign(&root)
+        pages.keywords = configuration.keywordPages ? KeywordIndex(root.all) : nil
         warnAboutPhotosInOutput(found.writer)
         let pageCount = pages.paths(root).count
         let archives = planArchives(root.all, configuration: configuration, rootName: rootTitle)

@@ -3,7 +3,9 @@ extension ArgumentScanner {
     /// not take it).
     mutating func setting(_ setting: Setting, into configuration: inout SiteConfiguration) throws -> String {
         // A switch (`--zip`) is on when named, or as its attached value says (`--zip=false`).
-        let text = setting.flag?.value.isEmpty == true ? attachedValue() ?? "true" : try value()
+        var text = setting.flag?.value.isEmpty == true ? attachedValue() ?? "true" : try value()
+        // A switch that turns its setting off: `--no-keyword-pages` (`=false` turns it on).
+        if setting.negated { text = ["true": "false", "false": "true"][text] ?? text }
         do {
             try setting.apply(argument: text, to: &configuration)
         } catch {

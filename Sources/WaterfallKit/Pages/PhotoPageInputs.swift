@@ -52,6 +52,8 @@ struct PhotoPageInputs {
     var backTile: Int
     /// The breadcrumbs down to the album (the photo itself is added on the page).
     var trail: [Link]
+    /// Its keywords' pages (`keywordPages`), in the keywords' index order.
+    var keywords: [Link]
     /// The neighbours' view images (next, then previous), fetched ahead once this photo is in.
     var ahead: [Ahead]
 
@@ -103,6 +105,11 @@ struct PhotoPageInputs {
         for crumb in trail {
             builder.add(crumb.path)
             builder.add(crumb.title)
+        }
+        builder.add(keywords.count)
+        for keyword in keywords {
+            builder.add(keyword.path)
+            builder.add(keyword.title)
         }
         builder.add(ahead.count)
         for neighbour in ahead {

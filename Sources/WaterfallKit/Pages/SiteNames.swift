@@ -2,7 +2,7 @@
 /// no two things can ever want one path:
 ///
 /// - an album folder keeps its name unless it is one the site itself uses there (`index.html`,
-///   `page-N.html`, `photos`, `images`, `originals`, and `assets` at the top) or another album took it;
+///   `page-N.html`, `photos`, `images`, `originals`, and `assets` and `keywords` at the top) or another album took it;
 /// - each photo's page (`photos/NAME.html`), derived images (`images/SIZE/NAME[.jpg|.png|.webp|.avif]`, every
 ///   format of a size in one folder) and original (`originals/NAME`) keep its file name, with the derived
 ///   format's extension added when the name does not already say it (`a.jpg` → `a.jpg.avif`, `a.png` →
@@ -100,12 +100,12 @@ enum SiteNames {
     }
 
     static func isReservedAtTop(_ folded: String) -> Bool {
-        // The feed and the sitemap are reserved with or without a base URL, so albums keep their paths.
-        isReserved(folded) || ["assets", SitePath.stateFolder, AtomFeed.path, Sitemap.path].contains(folded)
+        // The feed, the sitemap and the keywords are reserved with or without them, so albums keep their paths.
+        isReserved(folded) || ["assets", SitePath.stateFolder, AtomFeed.path, Sitemap.path, KeywordIndex.folder].contains(folded)
     }
 
     /// `page-2.html`, `page-10.html`, …: the names of later gallery pages.
-    private static func isPageName(_ name: String) -> Bool {
+    static func isPageName(_ name: String) -> Bool {
         guard name.hasPrefix("page-"), name.hasSuffix(".html") else { return false }
         let number = name.dropFirst(5).dropLast(5)
         return !number.isEmpty && number.allSatisfy(\.isASCIIDigit)

@@ -24,7 +24,7 @@ extension SitePages {
             original: original, fullSize: Self.fullSize(published, original: original),
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
-            trail: trail.map { .init(path: $0.path, title: $0.title) },
+            trail: trail.map { .init(path: $0.path, title: $0.title) }, keywords: keywords?.links(for: photo) ?? [],
             ahead: [index + 1, index - 1].filter(album.photos.indices.contains).map { ahead(album.photos[$0]) })
     }
 
@@ -97,9 +97,11 @@ extension SitePages {
             ["href": .string(SitePath.url(from: path, to: image.path)), "width": .int(image.width), "height": .int(image.height)]
         } ?? .null
         context["hasActions"] = .bool(page.original != nil || page.fullSize != nil)
-        // Whether the figure has a caption to show (a description, EXIF facts, the date, the downloads).
+        context["keywords"] = .list(page.keywords.map { ["href": .string(SitePath.url(from: path, to: $0.path)), "title": .string($0.title)] })
+        context["hasKeywords"] = .bool(!page.keywords.isEmpty)
+        // Whether the figure has a caption to show (a description, EXIF facts, the date, keywords, the downloads).
         context["hasDetails"] = .bool(page.caption?.description != nil || page.summary != nil || page.takenText != nil
-                                      || page.original != nil || page.fullSize != nil)
+                                      || !page.keywords.isEmpty || page.original != nil || page.fullSize != nil)
         func link(_ neighbour: PhotoPageInputs.Link?) -> TemplateValue {
             guard let neighbour else { return .null }
             return ["href": .string(SitePath.url(from: path, to: neighbour.path)), "title": .string(neighbour.title)]

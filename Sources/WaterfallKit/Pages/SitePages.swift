@@ -11,6 +11,8 @@ struct SitePages: Sendable {
     /// Each album's archive of its originals, by the album's folder in the site (`zip`; known once the
     /// archives are written or kept, before the pages are rendered).
     var downloads: [String: GalleryPageInputs.Download] = [:]
+    /// The site's keywords, with their folders (`keywordPages`; known once the photos are named): nil for none.
+    var keywords: KeywordIndex?
 
     /// A page to write: its inputs' digest when the page is known to depend on nothing else (a writer may
     /// keep the page it made from the same digest), and how to render it.
@@ -51,7 +53,7 @@ struct SitePages: Sendable {
     func paths(_ root: Album) -> [String] {
         root.all.flatMap { album in
             (1...pageCount(album)).map { Self.galleryPath(album: album.sitePath, page: $0) } + album.photos.map(\.page)
-        }
+        } + keywordPages().map { keywordPath($0.kind) }
     }
 
     /// Hands every page to `emit`, which renders it (or keeps the one already written from the same
@@ -70,6 +72,10 @@ struct SitePages: Sendable {
                 return .gallery(galleryInputs(album, number: number, of: count, trail: trail, labels: labels[page.album]))
             case .photo(let index):
                 return .photo(photoPageInputs(album, index: index, trail: trail, labels: labels[page.album]))
+            case .keywords(let number, let count):
+                return .gallery(keywordIndexInputs(number: number, of: count, albums: albums, labels: labels))
+            case .keyword(let keyword, let number, let count):
+                return .gallery(keywordInputs(keyword, number: number, of: count, albums: albums, labels: labels))
             }
         }
         let digests = pages.parallelMap(jobs: jobs) { page in
@@ -83,6 +89,7 @@ struct SitePages: Sendable {
             let path = switch page.kind {
             case .gallery(let number, _): Self.galleryPath(album: album.sitePath, page: number)
             case .photo(let index): album.photos[index].page
+            case .keywords, .keyword: keywordPath(page.kind)
             }
             try emit(Page(path: path, inputs: digest) { () throws(BuildError) in
                 switch inputs(page) {
@@ -94,16 +101,19 @@ struct SitePages: Sendable {
     }
 
     /// What one page is made from.
-    private enum PageInputs {
+    enum PageInputs {
         case gallery(GalleryPageInputs)
         case photo(PhotoPageInputs)
     }
 
     /// One page to make: which album's (its place in the list of albums), and which of its pages.
-    private struct PageToMake: Sendable {
+    struct PageToMake: Sendable {
         enum Kind: Sendable {
             case gallery(number: Int, count: Int)
             case photo(index: Int)
+            /// The keywords' index, and a keyword's pages (its place in `keywords`): after every album's.
+            case keywords(number: Int, count: Int)
+            case keyword(Int, number: Int, count: Int)
         }
 
         var album: Int
@@ -130,7 +140,7 @@ struct SitePages: Sendable {
             for child in album.children { add(child, above: trail) }
         }
         add(root, above: [])
-        return (albums, pages)
+        return (albums, pages + keywordPages())
     }
 
     /// What gallery page `number` of `album` shows; `labels` are the album's photos' labels.
@@ -168,7 +178,7 @@ struct SitePages: Sendable {
 
     // MARK: - Gallery pages
 
-    private func tile(_ published: PublishedPhoto, alt: String) -> GalleryPageInputs.Tile {
+    func tile(_ published: PublishedPhoto, alt: String) -> GalleryPageInputs.Tile {
         let photo = published.photo
         func images(_ files: [DerivedFile]) -> [GalleryPageInputs.Image] { files.map { .init(path: $0.path, width: $0.width) } }
         return GalleryPageInputs.Tile(

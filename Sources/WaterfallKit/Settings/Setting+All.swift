@@ -185,6 +185,13 @@ extension Setting {
             reader, value, configuration throws(SettingProblem) in
             configuration.zipMaxBytes = try reader.integer(value, "zipMaxBytes", in: SettingLimits.zipMaxBytes)
         },
+        Setting(key: "keywordPages", kind: "boolean",
+                about: "a page of photos for each keyword the photos' metadata gives (`keywords/NAME/`), an index of them, and "
+                    + "links to them on each photo page (`--no-keyword-pages`: none); see [Metadata](metadata.md#keywords-and-ratings)",
+                range: "", defaultText: { "\($0.keywordPages)" }, flag: ("--no-keyword-pages", ""), negated: true) {
+            reader, value, configuration throws(SettingProblem) in
+            configuration.keywordPages = try reader.bool(value, "keywordPages")
+        },
         Setting(key: "perPage", kind: "whole number", about: "photos per gallery page", range: text(SettingLimits.perPage),
                 defaultText: { "\($0.perPage)" }) { reader, value, configuration throws(SettingProblem) in
             configuration.perPage = try reader.integer(value, "perPage", in: SettingLimits.perPage)

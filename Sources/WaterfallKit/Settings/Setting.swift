@@ -18,6 +18,8 @@ struct Setting: Sendable {
     /// Its command-line flag (`--max-crop`) and the word the help writes for its value (`S`); a switch
     /// (`--zip`, a boolean turned on) has none (`""`), and takes `--zip=false` too.
     var flag: (name: String, value: String)?
+    /// A switch that turns the setting off (`--no-keyword-pages`): named alone it sets `false`.
+    var negated = false
     /// Whether an album's own `waterfall.json` may set it; else only the top folder's.
     var album = false
     var read: Read

@@ -60,6 +60,8 @@ public struct SiteConfiguration: Sendable, Equatable {
     /// under 4 GiB: an archive that size needs no Zip64 record (every offset and size fits in 32 bits, its
     /// headers included), so every unzip tool opens it, and it fits on a FAT32 stick.
     public var zipMaxBytes = 4_000_000_000
+    /// Whether each keyword of the photos' metadata gets pages of its photos, linked from theirs.
+    public var keywordPages = true
     /// Where the site will be published; with it, pages get link-preview tags and the site a feed and a
     /// sitemap (which need absolute URLs). Without it, none of these.
     public var baseURL: BaseURL?

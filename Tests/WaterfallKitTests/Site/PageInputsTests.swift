@@ -36,7 +36,7 @@ struct PageInputsTests {
             original: .init(path: "a/originals/b.jpg", bytes: 4_200_000, kind: "JPG"),
             fullSize: .init(path: "a/originals/b.jpg", width: 4000, height: 3000), previous: .init(path: "a/photos/a.jpg.html", title: "A"),
             next: .init(path: "a/photos/c.jpg.html", title: "C"), back: .init(path: "a/index.html", title: "Album"), backTile: 1,
-            trail: [.init(path: "index.html", title: "Photos")],
+            trail: [.init(path: "index.html", title: "Photos")], keywords: [.init(path: "keywords/Sea/index.html", title: "Sea")],
             ahead: [.init(width: 40, viewSet: [.init(path: "a/c.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/c.avif", width: 40)])])])
     }
 
@@ -48,7 +48,7 @@ struct PageInputsTests {
             ("video", { $0.video?.duration = nil }), ("color", { $0.color = nil }), ("sketch", { $0.sketch = nil }),
             ("original", { $0.original = nil }), ("fullSize", { $0.fullSize = nil }), ("previous", { $0.previous = nil }),
             ("next", { $0.next?.title += "x" }), ("back", { $0.back.path += "x" }), ("backTile", { $0.backTile += 1 }),
-            ("trail", { $0.trail[0].title += "x" }), ("ahead", { $0.ahead[0].width += 1 }),
+            ("trail", { $0.trail[0].title += "x" }), ("keywords", { $0.keywords[0].path += "x" }), ("ahead", { $0.ahead[0].width += 1 }),
         ]
         Self.expectEveryField(of: Self.photoPage, page, digest: { $0.digest(site: Self.site) })
         func digest(_ change: @escaping (inout PhotoPageInputs) -> Void) -> ContentDigest {
@@ -75,6 +75,8 @@ struct PageInputsTests {
         Self.expectEveryField(of: Self.photoPage.ahead[0], ahead, digest: { ahead in digest { $0.ahead = [ahead] } })
         let link: [Change<PhotoPageInputs.Link>] = [("path", { $0.path += "x" }), ("title", { $0.title += "x" })]
         Self.expectEveryField(of: Self.photoPage.back, link, digest: { back in digest { $0.back = back } })
+        Self.expectEveryField(of: Self.photoPage.keywords[0], link, digest: { keyword in digest { $0.keywords = [keyword] } })
+        #expect(digest { $0.keywords = [] } != digest { $0.keywords.append($0.keywords[0]) })
         #expect(Self.photoPage.digest(site: ContentDigest((7, 8))) != Self.photoPage.digest(site: Self.site))
     }
 

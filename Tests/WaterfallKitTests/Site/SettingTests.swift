@@ -54,6 +54,7 @@ struct SettingTests {
             "originals": ("copy", .string("copy"), "all"), "viewSize": ("1600", .int(1600), "8"),
             "zoomSize": ("4096", .int(4096), "-1"),
             "zip": ("true", .bool(true), "yes"),
+            "keywordPages": ("false", .bool(false), "no"),
             "baseURL": ("https://example.com/", .string("https://example.com/"), "mailto:me"),
         ]
         let flagged = Setting.all.filter { $0.flag != nil }
@@ -92,5 +93,11 @@ struct SettingTests {
         #expect(throws: UsageError.self) { try BuildCommand.parse([Array("--zip=maybe".utf8)]) }
         #expect(BuildCommand.help.contains("  --zip                give every album an archive"))
         #expect(Setting.named("zip")!.tableRow.hasPrefix("| `zip` | `--zip` | boolean"))
+        // A switch that turns its setting off.
+        let keywords = try #require(try BuildCommand.parse([Array("--no-keyword-pages".utf8)]))
+        #expect(keywords.options.settings.map(\.0) == ["keywordPages"] && keywords.options.settings.map(\.1) == ["false"])
+        #expect(try BuildCommand.parse([Array("--no-keyword-pages=false".utf8)])?.options.settings.map(\.1) == ["true"])
+        #expect(throws: UsageError.self) { try BuildCommand.parse([Array("--no-keyword-pages=maybe".utf8)]) }
+        #expect(BuildCommand.help.contains("  --no-keyword-pages   a page of photos for each keyword"))
     }
 }
