@@ -111,7 +111,8 @@ public struct SiteBuilder: Sendable {
         let derived = try ImageDeriver(cache: found.cache, reader: reader, input: setup.input, sizes: setup.sizes,
                                        encoders: EncoderSettings(configuration: configuration),
                                        video: VideoSettings(tools: setup.videoTools, maxEdge: configuration.videoSize),
-                                       originals: configuration.storedOriginals, jobs: options.jobs)
+                                       originals: configuration.storedOriginals, jobs: options.jobs,
+                                       ratings: RatingRule(configuration: configuration))
             .derive(found.photos, trusting: found.writer.records.proven, observe: observe)
         found.names = found.photos.map(\.name)
         found.photos = []
@@ -146,8 +147,9 @@ public struct SiteBuilder: Sendable {
         }
         // The cache is brought up to date before the album tree is built and the site written, so that its
         // entries (some 50 MB for 100,000 photos) are not held meanwhile: nothing after this reads them.
-        // Photos that failed this build keep their entries (their images may come back with a fix).
-        _ = found.cache.prune(keepingPhotos: found.names, images: derived.photos.flatMap { $0.images.map(\.stored) })
+        // Photos that failed this build keep their entries (their images may come back with a fix), and so do
+        // photos their rating leaves out, with their images.
+        _ = found.cache.prune(keepingPhotos: found.names, images: derived.photos.flatMap { $0.images.map(\.stored) } + derived.withheldImages)
         found.cache.writeIndex(photos: found.names)
         found.cache.forgetEntries()
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: found.albumSettings)

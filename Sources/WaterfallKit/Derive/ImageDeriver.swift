@@ -26,6 +26,8 @@ struct ImageDeriver: Sendable {
     /// Whether the originals are published (then the store takes them in, from the photo's one open).
     var originals: SiteConfiguration.OriginalsPolicy
     var jobs: Int
+    /// Which photos their ratings publish: the others' images are not made.
+    var ratings = RatingRule()
 
     struct Outcome {
         var photos: [PublishedPhoto]
@@ -38,9 +40,12 @@ struct ImageDeriver: Sendable {
         var warnings: [String] = []
         /// Where the time went (read, hash, decode, resample, encode, store).
         var split = WorkSplit()
+        /// Photos their rating leaves out, and the stored images they hold (kept in the cache).
+        var withheld = 0
+        var withheldImages: [String] = []
 
         /// Counts a photo that was opened: its photo and images when it is published, nil when it was skipped.
-        fileprivate mutating func add(_ result: Processed, of file: ScannedFile,
+        mutating func add(_ result: Processed, of file: ScannedFile,
                                       observe: (BuildEvent) -> Void) -> (Photo, [DerivedFile])? {
             switch result {
             case .published(let photo, let images, let work, let note):
@@ -48,6 +53,10 @@ struct ImageDeriver: Sendable {
                 if let note { warnings.append("\(PathText.display(file.source)): \(note)") }
                 warnings += photo.facts.warnings.map { "\(PathText.display(file.source)): \($0)" }
                 return (photo, images)
+            case .withheld(_, let images, let work):
+                split = split + work
+                withhold(images)
+                return nil
             case .skipped(let reason, let work):
                 split = split + work
                 skipped.append((file.source, reason))
@@ -79,9 +88,11 @@ struct ImageDeriver: Sendable {
     typealias DerivationSet = [(derivation: Derivation, key: String)]
 
     /// What became of one photo that had to be opened.
-    fileprivate enum Processed {
+    enum Processed {
         /// With the decoder's note for the user, if it left one (an ICC profile over the cap, left out).
         case published(Photo, [DerivedFile], WorkSplit, note: String?)
+        /// Left out by its rating, with the images the store holds of it.
+        case withheld(Photo, [DerivedFile], WorkSplit)
         case skipped(String, WorkSplit)
         /// A write failed: the build stops.
         case stop(String)
@@ -107,7 +118,8 @@ struct ImageDeriver: Sendable {
         }
         let work = files.indices.filter { index in
             guard let entry = files[index].cached?.entry else { return true }
-            return held[index].count != known[entry.header]!.count || entry.factsVersion != Versions.facts
+            guard entry.factsVersion == Versions.facts else { return true }
+            return held[index].count != known[entry.header]!.count && ratings.publishes(files[index].metadata(with: entry.facts).rating?.value)
         }
         let results = try process(work, of: files, held: held, known: known, trusting: proven, observe: observe)
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
@@ -124,6 +136,10 @@ struct ImageDeriver: Sendable {
                 photo = Photo(file, entry: file.cached!)
                 // Taken out of `held`: the list is not copied.
                 swap(&images, &held[index])
+                guard ratings.publishes(photo.rating) else {
+                    outcome.withhold(images)
+                    continue
+                }
             }
             if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
             if encoders.formats.count > 1 {
@@ -133,6 +149,7 @@ struct ImageDeriver: Sendable {
             }
             outcome.publish(photo, images: images)
         }
+        if let line = ratings.report(leftOut: outcome.withheld) { observe(.note(line)) }
         return outcome
     }
 
@@ -265,6 +282,7 @@ extension ImageDeriver {
             if box == nil { held = [] }
         }
         split.read += WorkSplit.seconds(since: start)
+        guard ratings.publishes(photo.rating) else { return withhold(photo, source: source, held: held, split: split) }
 
         let set = known[photo.header] ?? derivationSet(for: photo.header)
         var made: [String: Made] = [:]

@@ -192,6 +192,18 @@ extension Setting {
             reader, value, configuration throws(SettingProblem) in
             configuration.keywordPages = try reader.bool(value, "keywordPages")
         },
+        Setting(key: "minRating", kind: "whole number",
+                about: "publish only photos rated at least this (unrated photos are not)", range: text(SettingLimits.rating),
+                defaultText: { $0.minRating.map(String.init) ?? "none: every photo but the rejected" },
+                flag: ("--min-rating", "N")) { reader, value, configuration throws(SettingProblem) in
+            configuration.minRating = try reader.integer(value, "minRating", in: SettingLimits.rating)
+        },
+        Setting(key: "publishRejected", kind: "boolean",
+                about: "publish photos rated -1 (rejected) too, unless `minRating` leaves them out",
+                range: "", defaultText: { "\($0.publishRejected)" }, flag: ("--publish-rejected", "")) {
+            reader, value, configuration throws(SettingProblem) in
+            configuration.publishRejected = try reader.bool(value, "publishRejected")
+        },
         Setting(key: "perPage", kind: "whole number", about: "photos per gallery page", range: text(SettingLimits.perPage),
                 defaultText: { "\($0.perPage)" }) { reader, value, configuration throws(SettingProblem) in
             configuration.perPage = try reader.integer(value, "perPage", in: SettingLimits.perPage)

@@ -27,6 +27,8 @@ enum SettingLimits {
     static let quality = 1...100
     /// AVIF encoder speed (libavif's scale: 10 fastest).
     static let avifSpeed = 1...10
+    /// `minRating`: XMP's stars (0 is unrated, -1 rejected: neither is a minimum).
+    static let rating = 1...5
     /// How many formats `formats` may list (there are three).
     static let formatCount = 3
     /// The pixel cap: a gigapixel is far beyond any camera, and a decode that size already needs 4 GB.

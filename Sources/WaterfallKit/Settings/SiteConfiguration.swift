@@ -62,6 +62,10 @@ public struct SiteConfiguration: Sendable, Equatable {
     public var zipMaxBytes = 4_000_000_000
     /// Whether each keyword of the photos' metadata gets pages of its photos, linked from theirs.
     public var keywordPages = true
+    /// Publish only photos rated at least this (1–5); nil: every photo but the rejected.
+    public var minRating: Int?
+    /// Whether photos rated -1 (rejected) are published when `minRating` is nil.
+    public var publishRejected = false
     /// Where the site will be published; with it, pages get link-preview tags and the site a feed and a
     /// sitemap (which need absolute URLs). Without it, none of these.
     public var baseURL: BaseURL?

@@ -54,7 +54,8 @@ struct SettingTests {
             "originals": ("copy", .string("copy"), "all"), "viewSize": ("1600", .int(1600), "8"),
             "zoomSize": ("4096", .int(4096), "-1"),
             "zip": ("true", .bool(true), "yes"),
-            "keywordPages": ("false", .bool(false), "no"),
+            "keywordPages": ("false", .bool(false), "no"), "minRating": ("3", .int(3), "6"),
+            "publishRejected": ("true", .bool(true), "maybe"),
             "baseURL": ("https://example.com/", .string("https://example.com/"), "mailto:me"),
         ]
         let flagged = Setting.all.filter { $0.flag != nil }
