@@ -43,8 +43,8 @@ enum Versions {
     /// values `SitePages` gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed. 2: videos; 3: a tile's priority apart from its eager loading,
     /// a srcset for the view; 4: sketches; 5: an album's archive (`download`); 6: descriptions as HTML
-    /// (sigal's Markdown: `descriptionHTML`).
-    static let pages = "pages-6"
+    /// (sigal's Markdown: `descriptionHTML`); 7: Live Photos (`live`, `motion`).
+    static let pages = "pages-7"
     /// Bump when what a site is made from gains an input `SiteInputs` does not see.
     static let siteInputs = "site-inputs-1"
 
