@@ -30,15 +30,11 @@ extension ImageDeriver {
         }
     }
 
-    /// The set a photo just read needs; for a Live Photo's video, its video alone, of which `held` keeps only that.
-    func needed(for photo: Photo, stills: [PhotoFacts]?, known: [ImageHeader: DerivationSet],
-                held: inout [DerivedFile]) -> DerivationSet {
+    /// The set a photo just read needs; for a Live Photo's video, its video alone (the images of its own it
+    /// holds stay its own: they are kept, should it not pair after all).
+    func needed(for photo: Photo, stills: [PhotoFacts]?, known: [ImageHeader: DerivationSet]) -> DerivationSet {
         let set = known[photo.header] ?? derivationSet(for: photo.header)
-        guard Self.isMotion(stills, clip: photo.facts, header: photo.header) else { return set }
-        let motion = Self.needed(set, motion: true)
-        let labels = Set(motion.map(\.derivation.label))
-        held.removeAll { !labels.contains($0.label) }
-        return motion
+        return Self.needed(set, motion: Self.isMotion(stills, clip: photo.facts, header: photo.header))
     }
 
     /// Pairs the Live Photos among what was found: the still takes its video's published file (`role` video),

@@ -120,11 +120,9 @@ struct ImageDeriver: Sendable {
         var results = try process(work, of: files, held: held, known: known, stills: [:], trusting: proven,
                                   progress: (0, total), observe: observe)
         let stills = candidates.mapValues { $0.compactMap { Self.facts(of: $0, files: files, results: results) } }
-        var motion: [Int: Bool] = [:]
         let clips = candidates.keys.sorted().filter { clip in
             guard let entry = files[clip].cached?.entry, entry.factsVersion == Versions.facts else { return true }
-            motion[clip] = Self.isMotion(stills[clip], clip: entry.facts, header: entry.header)
-            return needs(clip, motion: motion[clip]!)
+            return needs(clip, motion: Self.isMotion(stills[clip], clip: entry.facts, header: entry.header))
         }
         results.merge(try process(clips, of: files, held: held, known: known, stills: stills, trusting: proven,
                                   progress: (work.count, total), observe: observe)) { $1 }
@@ -137,12 +135,8 @@ struct ImageDeriver: Sendable {
                 found.append((index, read, made))
             } else {
                 var images: [DerivedFile] = []
-                // Taken out of `held`: the list is not copied.
+                // Taken out of `held`: the list is not copied. (A Live Photo's video keeps what it holds of its own.)
                 swap(&images, &held[index])
-                if motion[index] == true {
-                    let labels = Set(Self.needed(known[file.cached!.entry.header]!, motion: true).map(\.derivation.label))
-                    images.removeAll { !labels.contains($0.label) }
-                }
                 found.append((index, Photo(file, entry: file.cached!), images))
             }
         }
@@ -301,10 +295,10 @@ extension ImageDeriver {
         }
         split.read += WorkSplit.seconds(since: start)
 
-        let set = needed(for: photo, stills: stills, known: known, held: &held)
+        let set = needed(for: photo, stills: stills, known: known)
         var made: [String: Made] = [:]
         var job: Job?
-        if held.count != set.count {
+        if !Self.covers(held, set) {
             let missing = Self.job(photo: index, set: set.map(\.derivation), kept: held, cached: photo.cached)
             switch make(missing, photo: photo, source: source, format: sniffed.name, split: &split) {
             case .failure(let error): return error.kind == .write ? .stop(Self.stopping(error.reason)) : .skipped(error.reason, split)

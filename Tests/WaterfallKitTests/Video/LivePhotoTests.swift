@@ -80,6 +80,27 @@ import Testing
         #expect(Set(try Self.tiles(output.path + "/index.html").filter(\.live).map(\.name)) == Set(Self.live))
     }
 
+    /// Two videos of a still's name: both are read as its Live Photo's, one pairs (the first by name), and the
+    /// other gets its images then, and keeps them: a rebuild makes nothing. A still that cannot be read leaves
+    /// its video a tile of its own.
+    @Test func aVideoThatDoesNotPairAfterAllGetsItsImages() throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        try input.copy(Self.fixtures + "/IMG_0003.JPG", as: "IMG_10.JPG")
+        try input.copy(Self.fixtures + "/IMG_0003.MOV", as: "IMG_10.MOV")
+        try input.copy(Self.fixtures + "/IMG_0003.MOV", as: "IMG_10.mp4")
+        try input.write("IMG_11.JPG", Array("not a photo".utf8))
+        try input.copy(Self.fixtures + "/IMG_0005.MOV", as: "IMG_11.MOV")
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet", "--report", "json"])
+        #expect(run.stderr.contains("IMG_11.JPG"), "\(run.stderr)")
+        let tiles = try Self.tiles(output.path + "/index.html")
+        #expect(tiles.map(\.name) == ["IMG_10.JPG", "IMG_10.mp4", "IMG_11.MOV"] && tiles.map(\.live) == [true, false, false], "\(tiles)")
+        let files = try Fixtures.siteFiles(in: output.path)
+        #expect(files.contains("images/view/IMG_10.mp4.jpg") && files.contains("images/view/IMG_11.MOV.jpg"), "\(files)")
+        let again = try WaterfallProcess.run(["build", input.path, "-o", output.path, "--quiet", "--report", "json"])
+        let report = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect((report["images"] as? [String: Int])?["made"] == 0, "\(again.stdout)")
+    }
+
     /// A paired video needs its own video only: the first build makes no poster or tile for it.
     @Test func aLivePhotosVideoGetsNoImagesOfItsOwn() throws {
         let pair = try TemporaryFolder(), still = try TemporaryFolder(), output = try TemporaryFolder()
