@@ -86,7 +86,10 @@ public struct SiteBuilder: Sendable {
                                    decoders: DecoderPool(program: options.decoder, maxPixels: setup.configuration.maxPixels))
         var scanned = scanner.scan(cache: setup.folders.cache, observe: observe)
         if let shard = options.shard {
-            scanned.photos = scanned.photos.filter { Self.shard(of: $0.name, count: shard.count) == shard.index - 1 }
+            // A likely Live Photo's video goes with its still.
+            let names = LivePhotoPairing.shardNames(scanned.photos.map(\.name))
+            scanned.photos = scanned.photos.indices.filter { Self.shard(of: names[$0], count: shard.count) == shard.index - 1 }
+                .map { scanned.photos[$0] }
         }
         let skipped = setup.unusableSettings + scanned.skipped
         try failIfStrict(skipped)
@@ -148,8 +151,9 @@ public struct SiteBuilder: Sendable {
         // The cache is brought up to date before the album tree is built and the site written, so that its
         // entries (some 50 MB for 100,000 photos) are not held meanwhile: nothing after this reads them.
         // Photos that failed this build keep their entries (their images may come back with a fix), and so do
-        // photos their rating leaves out, with their images.
-        _ = found.cache.prune(keepingPhotos: found.names, images: derived.photos.flatMap { $0.images.map(\.stored) } + derived.withheldImages)
+        // photos their rating leaves out, with their images; so do images the site does not show.
+        _ = found.cache.prune(keepingPhotos: found.names,
+                              images: derived.photos.flatMap { $0.images.map(\.stored) } + derived.withheldImages + derived.hidden)
         found.cache.writeIndex(photos: found.names)
         found.cache.forgetEntries()
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: found.albumSettings)

@@ -43,6 +43,8 @@ struct ImageDeriver: Sendable {
         /// Photos their rating leaves out, and the stored images they hold (kept in the cache).
         var withheld = 0
         var withheldImages: [String] = []
+        /// Images the site does not show that the cache keeps (a Live Photo's video's own poster images).
+        var hidden: [String] = []
 
         /// Counts a photo that was opened: its photo and images when it is published, nil when it was skipped.
         mutating func add(_ result: Processed, of file: ScannedFile,
@@ -116,31 +118,58 @@ struct ImageDeriver: Sendable {
             guard let entry = file.cached?.entry else { return [] }
             return holds(known[entry.header]!, of: entry, trusting: proven, unchanged: file)
         }
-        let work = files.indices.filter { index in
-            guard let entry = files[index].cached?.entry else { return true }
-            guard entry.factsVersion == Versions.facts else { return true }
-            return held[index].count != known[entry.header]!.count && ratings.publishes(files[index].metadata(with: entry.facts).rating?.value)
+        // A likely Live Photo's video (a still of its name beside it) is read after the stills: when it is one
+        // with its still, it needs no image of its own, only the video.
+        let candidates = LivePhotoPairing.candidates(files.map(\.name))
+        func needs(_ index: Int, motion: Bool) -> Bool {
+            guard let entry = files[index].cached?.entry, entry.factsVersion == Versions.facts else { return true }
+            // A photo its rating leaves out needs nothing made (its entry and images are kept).
+            guard ratings.publishes(files[index].metadata(with: entry.facts).rating?.value) else { return false }
+            return !Self.covers(held[index], Self.needed(known[entry.header]!, motion: motion))
         }
-        let results = try process(work, of: files, held: held, known: known, trusting: proven, observe: observe)
+        let work = files.indices.filter { candidates[$0] == nil && needs($0, motion: false) }
+        // (A video read after the stills needs at least its own video: the total counts those missing it.)
+        let total = work.count + candidates.keys.count { needs($0, motion: true) }
+        var results = try process(work, of: files, held: held, known: known, stills: [:], trusting: proven,
+                                  progress: (0, total), observe: observe)
+        let stills = candidates.mapValues { $0.compactMap { Self.facts(of: $0, files: files, results: results) } }
+        let clips = candidates.keys.sorted().filter { clip in
+            guard let entry = files[clip].cached?.entry, entry.factsVersion == Versions.facts else { return true }
+            return needs(clip, motion: Self.isMotion(stills[clip], clip: entry.facts, header: entry.header))
+        }
+        results.merge(try process(clips, of: files, held: held, known: known, stills: stills, trusting: proven,
+                                  progress: (work.count, total), observe: observe)) { $1 }
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
-        outcome.photos.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
-        // Only a build with another format than the fallback can leave one out; once per header.
-        var omissions: [ImageHeader: String?] = [:]
+        var found: [Found] = []
+        found.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
         for (index, file) in files.enumerated() {
-            var photo: Photo
-            var images: [DerivedFile] = []
             if let result = results[index] {
                 guard let (read, made) = outcome.add(result, of: file, observe: observe) else { continue }
-                (photo, images) = (read, made)
+                found.append((index, read, made))
             } else {
-                photo = Photo(file, entry: file.cached!)
-                // Taken out of `held`: the list is not copied.
+                var images: [DerivedFile] = []
+                // Taken out of `held`: the list is not copied. (A Live Photo's video keeps what it holds of its own.)
                 swap(&images, &held[index])
+                let photo = Photo(file, entry: file.cached!)
                 guard ratings.publishes(photo.rating) else {
                     outcome.withhold(images)
                     continue
                 }
+                found.append((index, photo, images))
             }
+        }
+        try pairLivePhotos(&found, of: files, known: known, trusting: proven, into: &outcome, observe: observe)
+        publish(found, into: &outcome)
+        if let line = ratings.report(leftOut: outcome.withheld) { observe(.note(line)) }
+        return outcome
+    }
+
+    /// Publishes what was found, in order, with the warnings of formats left out (once per header).
+    private func publish(_ found: [Found], into outcome: inout Outcome) {
+        outcome.photos.reserveCapacity(found.count)
+        // Only a build with another format than the fallback can leave one out; once per header.
+        var omissions: [ImageHeader: String?] = [:]
+        for (_, photo, images) in found {
             if photo.cachedEntry != nil { outcome.cachedHeaders += 1 }
             if encoders.formats.count > 1 {
                 let header = photo.header
@@ -149,27 +178,29 @@ struct ImageDeriver: Sendable {
             }
             outcome.publish(photo, images: images)
         }
-        if let line = ratings.report(leftOut: outcome.withheld) { observe(.note(line)) }
-        return outcome
     }
 
     /// Reads and makes what the photos at `work` miss, in parallel (the names of one file one after another),
     /// by index; a write that failed stops it all.
-    private func process(_ work: [Int], of files: [ScannedFile], held: [[DerivedFile]], known: [ImageHeader: DerivationSet],
-                         trusting proven: ProvenFiles, observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) -> [Int: Processed] {
+    /// `stills` are the facts of the stills of the same name beside a likely Live Photo's video; `progress`
+    /// counts the photos done of all the calls' total.
+    func process(_ work: [Int], of files: [ScannedFile], held: [[DerivedFile]], known: [ImageHeader: DerivationSet],
+                 stills: [Int: [PhotoFacts]], trusting proven: ProvenFiles, progress: (start: Int, total: Int),
+                 observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) -> [Int: Processed] {
         if !work.isEmpty {
             Thumbnailer.keepFreedBuffers()
             if let failure = reader.decoders.start() { throw BuildError(failure.detail) }
         }
-        observe(.deriving(done: 0, total: work.count))
-        let done = Atomic<Int>(0), stopped = Atomic<Bool>(false)
+        let total = max(progress.total, progress.start + work.count)
+        observe(.deriving(done: progress.start, total: total))
+        let done = Atomic<Int>(progress.start), stopped = Atomic<Bool>(false)
         let groups = Self.oneFileAtATime(work, of: files)
         let processed = groups.parallelMap(jobs: jobs) { names -> [Processed] in
             names.map { index in
-                defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: work.count)) }
+                defer { observe(.deriving(done: done.add(1, ordering: .relaxed).newValue, total: total)) }
                 // After a write failed, nothing more is read or made: the build is stopping.
                 guard !stopped.load(ordering: .relaxed) else { return .skipped("", WorkSplit()) }
-                let result = process(files[index], at: index, held: held[index], known: known, trusting: proven)
+                let result = process(files[index], at: index, held: held[index], known: known, stills: stills[index], trusting: proven)
                 if case .stop = result { stopped.store(true, ordering: .relaxed) }
                 return result
             }
@@ -200,7 +231,7 @@ struct ImageDeriver: Sendable {
     }
 
     /// The derivations a photo of this header needs, with their keys.
-    private func derivationSet(for header: ImageHeader) -> DerivationSet {
+    func derivationSet(for header: ImageHeader) -> DerivationSet {
         sizes.derivations(for: header, encoders: encoders, video: video, originals: originals).map { ($0, $0.key) }
     }
 
@@ -232,7 +263,7 @@ extension ImageDeriver {
 
     /// Reads what is not known of one photo and makes what the store misses, all from one open of its file.
     private func process(_ file: ScannedFile, at index: Int, held: [DerivedFile], known: [ImageHeader: DerivationSet],
-                         trusting proven: ProvenFiles) -> Processed {
+                         stills: [PhotoFacts]?, trusting proven: ProvenFiles) -> Processed {
         var split = WorkSplit()
         var start = ContinuousClock.now
         let source: OpenFile
@@ -284,10 +315,10 @@ extension ImageDeriver {
         split.read += WorkSplit.seconds(since: start)
         guard ratings.publishes(photo.rating) else { return withhold(photo, source: source, held: held, split: split) }
 
-        let set = known[photo.header] ?? derivationSet(for: photo.header)
+        let set = needed(for: photo, stills: stills, known: known)
         var made: [String: Made] = [:]
         var job: Job?
-        if held.count != set.count {
+        if !Self.covers(held, set) {
             let missing = Self.job(photo: index, set: set.map(\.derivation), kept: held, cached: photo.cached)
             switch make(missing, photo: photo, source: source, format: sniffed.name, split: &split) {
             case .failure(let error): return error.kind == .write ? .stop(Self.stopping(error.reason)) : .skipped(error.reason, split)
@@ -441,6 +472,7 @@ extension ImageDeriver {
                 entry.size = photo.status.size
                 entry.modified = photo.status.modified
                 entry.facts = photo.facts
+                entry.header = photo.header  // read again with the facts (a video's probe says more now)
                 entry.factsVersion = Versions.facts
                 try cache.save(entry)
             }

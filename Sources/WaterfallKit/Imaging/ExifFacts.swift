@@ -25,6 +25,8 @@ public struct ExifFacts: Sendable, Equatable {
     public var artist: String?
     public var copyright: String?
     public var rating: Int?
+    /// The Apple MakerNote's content identifier (a Live Photo's still), capitals.
+    public var contentIdentifier: String?
 
     public init(make: String? = nil, model: String? = nil, lens: String? = nil, focalLength: Double? = nil,
                 fNumber: Double? = nil, exposureTime: ExposureTime? = nil, iso: Int? = nil,

@@ -1,9 +1,9 @@
 /// Reads the few TIFF tags a photo page shows from an Exif payload (a TIFF structure: JPEG APP1 after
 /// "Exif\0\0", or PNG eXIf), in pure Swift so that a hostile payload can at worst give wrong facts.
 ///
-/// Bounded by construction: at most two IFDs are read, IFD0 and the Exif sub-IFD its tag 0x8769 points to;
-/// no next-IFD chain is followed (so IFD1, the thumbnail's, is never read), nor any other pointer (MakerNote,
-/// Interoperability). An Exif pointer back at IFD0 is refused. Every IFD and every value must lie inside
+/// Bounded by construction: at most three IFDs are read, IFD0, the Exif sub-IFD its tag 0x8769 points to,
+/// and an Apple MakerNote's one IFD (`AppleMakerNote`, for a Live Photo's content identifier); no next-IFD
+/// chain is followed (so IFD1, the thumbnail's, is never read), nor any other pointer (Interoperability). An Exif pointer back at IFD0 is refused. Every IFD and every value must lie inside
 /// the buffer whole, as its count says, or it is ignored; strings are read up to a cap. The first entry
 /// for a tag decides. The GPS IFD (0x8825) is never read, not even when the Exif pointer aims at it.
 struct ExifParser {
@@ -23,6 +23,7 @@ struct ExifParser {
         static let offsetTimeOriginal: UInt16 = 0x9011
         static let focalLength: UInt16 = 0x920A
         static let lensModel: UInt16 = 0xA434
+        static let makerNote: UInt16 = 0x927C
     }
 
     /// An IFD entry whose whole value is known to lie in the buffer at `offset`.
@@ -35,7 +36,7 @@ struct ExifParser {
     private static let ifd0Tags: Set<UInt16> = [Tag.imageDescription, Tag.make, Tag.model, Tag.exifIFD, Tag.gpsIFD,
                                                 Tag.artist, Tag.copyright, Tag.windowsRating]
     private static let exifTags: Set<UInt16> = [Tag.exposureTime, Tag.fNumber, Tag.iso, Tag.dateTimeOriginal,
-                                                Tag.offsetTimeOriginal, Tag.focalLength, Tag.lensModel]
+                                                Tag.offsetTimeOriginal, Tag.focalLength, Tag.lensModel, Tag.makerNote]
 
     private let bytes: [UInt8]
     private let littleEndian: Bool
@@ -79,6 +80,9 @@ struct ExifParser {
         facts.lens = string(exif[Tag.lensModel], limit: ExifText.nameLimit)
         if let date = string(exif[Tag.dateTimeOriginal], limit: ExifText.nameLimit) {
             facts.dateTaken = ExifDateTime(exif: date, offset: string(exif[Tag.offsetTimeOriginal], limit: ExifText.nameLimit))
+        }
+        if let note = exif[Tag.makerNote], note.type == 7 || note.type == 1 {
+            facts.contentIdentifier = AppleMakerNote.contentIdentifier(bytes[note.offset..<note.offset + note.count])
         }
         return facts
     }

@@ -17,9 +17,11 @@ public struct VideoFacts: Sendable, Hashable {
     public var rotation: Int
     /// When it was recorded, as the container says (`creation_time`: `2024-05-17T08:30:12.000000Z`).
     public var creationTime: String?
+    /// Apple's content identifier (`com.apple.quicktime.content.identifier`): a Live Photo's clip. Capitals.
+    public var contentIdentifier: String?
 
     public init(container: String, codec: String, pixelFormat: String, audioCodec: String?, durationMilliseconds: Int,
-                codedWidth: Int, codedHeight: Int, rotation: Int, creationTime: String? = nil) {
+                codedWidth: Int, codedHeight: Int, rotation: Int, creationTime: String? = nil, contentIdentifier: String? = nil) {
         self.container = container
         self.codec = codec
         self.pixelFormat = pixelFormat
@@ -29,6 +31,7 @@ public struct VideoFacts: Sendable, Hashable {
         self.codedHeight = codedHeight
         self.rotation = rotation
         self.creationTime = creationTime
+        self.contentIdentifier = contentIdentifier
     }
 
     /// `0:07`, `12:03`, `1:02:03`; nil when the duration is unknown.
@@ -53,7 +56,7 @@ public struct VideoFacts: Sendable, Hashable {
         !codec.isEmpty && codec.utf8.count <= 64 && container.utf8.count <= 128 && pixelFormat.utf8.count <= 64
             && (audioCodec?.utf8.count ?? 0) <= 64 && (0...(1 << 40)).contains(durationMilliseconds)
             && (1...65_536).contains(codedWidth) && (1...65_536).contains(codedHeight) && [0, 90, 180, 270].contains(rotation)
-            && (creationTime?.utf8.count ?? 0) <= 40
+            && (creationTime?.utf8.count ?? 0) <= 40 && contentIdentifier.map { ContentIdentifier.clean($0) == $0 } ?? true
     }
 
     var json: JSONValue {
@@ -62,6 +65,7 @@ public struct VideoFacts: Sendable, Hashable {
             ("audio", audioCodec.map { .string($0) } ?? .null), ("durationMilliseconds", .int(durationMilliseconds)),
             ("codedWidth", .int(codedWidth)), ("codedHeight", .int(codedHeight)), ("rotation", .int(rotation)),
             ("created", creationTime.map { .string($0) } ?? .null),
+            ("contentIdentifier", contentIdentifier.map { .string($0) } ?? .null),
         ])
     }
 
@@ -73,7 +77,7 @@ public struct VideoFacts: Sendable, Hashable {
               let rotation = fields["rotation"]?.number else { return nil }
         self.init(container: container, codec: codec, pixelFormat: pixelFormat, audioCodec: fields["audio"]?.text,
                   durationMilliseconds: duration, codedWidth: width, codedHeight: height, rotation: rotation,
-                  creationTime: fields["created"]?.text)
+                  creationTime: fields["created"]?.text, contentIdentifier: fields["contentIdentifier"]?.text)
         guard isPlausible else { return nil }
     }
 

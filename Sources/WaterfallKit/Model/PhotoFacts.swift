@@ -14,6 +14,7 @@ struct PhotoFacts: Sendable, Equatable {
 
     /// A video's: when it was recorded, as its container says (`creation_time`, UTC), if it says.
     init(video: VideoFacts) {
+        contentIdentifier = video.contentIdentifier
         guard let date = video.creationTime.flatMap(Self.recordingDate) else { return }
         metadata = PhotoMetadata(.container, taken: PhotoMetadata.Taken(text: date.text, number: date.number))
     }
@@ -39,6 +40,7 @@ struct PhotoFacts: Sendable, Equatable {
 
     init(_ exif: ExifFacts) {
         summary = exif.summary
+        contentIdentifier = exif.contentIdentifier
         let taken = exif.dateTaken.map { date in
             PhotoMetadata.Taken(text: date.description, number: ((date.year * 100 + date.month) * 100 + date.day) * 1_000_000
                                     + date.hour * 10_000 + date.minute * 100 + date.second)

@@ -26,7 +26,10 @@ struct PublishedPhoto: Sendable {
     var zoom: DerivedFile? { images.first { $0.role == .zoom } }
 
     /// A video's published file.
-    var video: DerivedFile? { images.first { $0.role == .video } }
+    var video: DerivedFile? { photo.header.isVideo ? images.first { $0.role == .video } : nil }
+
+    /// A Live Photo's still: its video's published file, which its page plays on demand.
+    var motion: DerivedFile? { photo.header.isVideo ? nil : images.first { $0.role == .video } }
 
     /// The original, when it is published (from the store, where it was taken from the photo's one open).
     var originalFile: DerivedFile? { images.first { $0.role == .original } }

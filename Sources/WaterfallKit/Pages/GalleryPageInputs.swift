@@ -29,6 +29,8 @@ struct GalleryPageInputs {
         var album: (title: String, count: String)?
         /// A video's tile: its duration (`0:07`), nil when unknown; the play mark is drawn over the poster.
         var video: VideoMark?
+        /// A Live Photo's still: the tile shows the still with a "Live" mark.
+        var live = false
     }
 
     struct VideoMark: Equatable {
@@ -107,6 +109,7 @@ struct GalleryPageInputs {
         builder.add(tile.album?.count)
         builder.add(tile.video == nil ? 0 : 1)
         builder.add(tile.video?.duration)
+        builder.add(tile.live)
     }
 
     private func add(_ images: [Image], to builder: inout DigestBuilder) {

@@ -28,6 +28,8 @@ struct PhotoPageInputs {
     var sources: [(type: String, images: [GalleryPageInputs.Image])]
     /// A video's page: the file it plays (the view image is its poster).
     var video: Video?
+    /// A Live Photo's still: its video, which the page plays on demand over the still (duration unused).
+    var motion: Video?
 
     struct Video: Equatable {
         var path: String
@@ -88,6 +90,9 @@ struct PhotoPageInputs {
         builder.add(video?.path)
         builder.add(video?.type)
         builder.add(video?.duration)
+        builder.add(motion?.path)
+        builder.add(motion?.type)
+        builder.add(motion?.duration)
         builder.add(color)
         builder.add(sketch?.base64)
         builder.add(original?.path)

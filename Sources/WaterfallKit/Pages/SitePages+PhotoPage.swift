@@ -19,6 +19,7 @@ extension SitePages {
             viewSet: published.viewSet(in: .jpeg).map { .init(path: $0.path, width: $0.width) },
             sources: viewSources(published),
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
+            motion: published.motion.map { .init(path: $0.path, type: Self.mimeType($0), duration: nil) },
             color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
             sketch: Self.viewSketch(published),
             original: original, fullSize: Self.fullSize(published, original: original),
@@ -139,6 +140,10 @@ extension SitePages {
             "video": page.video.map { video -> TemplateValue in
                 ["file": .string(SitePath.url(from: path, to: video.path)), "mimeType": .string(video.type),
                  "duration": video.duration.map { .string($0) } ?? .null]
+            } ?? .null,
+            // A Live Photo's video, played over the still on demand (a theme that does not know it shows the still).
+            "motion": page.motion.map { motion -> TemplateValue in
+                ["file": .string(SitePath.url(from: path, to: motion.path)), "mimeType": .string(motion.type)]
             } ?? .null,
         ]
     }

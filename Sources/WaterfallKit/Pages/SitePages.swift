@@ -156,6 +156,7 @@ struct SitePages: Sendable {
             tile.album = (child.title, Self.count(child.totalPhotos, videos: child.totalVideos))
             tile.caption = nil
             tile.video = nil
+            tile.live = false
             tiles.append(tile)
         }
         for index in photos { tiles.append(tile(album.photos[index], alt: labels[index])) }
@@ -192,7 +193,7 @@ struct SitePages: Sendable {
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
             color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch,
             name: photo.fileName, album: nil,
-            video: photo.header.video.map { .init(duration: $0.durationText) })
+            video: photo.header.video.map { .init(duration: $0.durationText) }, live: published.motion != nil)
     }
 
     /// The gallery page, from its inputs alone (its board laid out from the tiles' sizes).
@@ -222,6 +223,7 @@ struct SitePages: Sendable {
                 "name": .string(tile.name),
                 "album": tile.album.map { ["title": .string($0.title), "count": .string($0.count)] } ?? .null,
                 "video": tile.video.map { ["duration": $0.duration.map { .string($0) } ?? .null] } ?? .null,
+                "live": .bool(tile.live),
             ]
         }
         var context = common(page: path, title: page.title, trail: page.trail.map { ($0.title, $0.path) })

@@ -56,6 +56,7 @@ struct ByteWriter {
             try optional(video.audioCodec)
             for value in [video.durationMilliseconds, video.codedWidth, video.codedHeight, video.rotation] { try int(value) }
             try optional(video.creationTime)
+            try optional(video.contentIdentifier)
         }
         try int(entry.factsVersion)
         try facts(entry.facts)

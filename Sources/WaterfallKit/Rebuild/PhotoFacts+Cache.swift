@@ -48,7 +48,10 @@ extension PhotoFacts {
         metadata = PhotoMetadata()
         (metadata.title, metadata.description, metadata.keywords, metadata.rating) = (title, description, keywords, rating)
         (metadata.creator, metadata.rights, metadata.taken) = (creator, rights, taken)
-        if case .string(let text)? = fields["contentIdentifier"] { contentIdentifier = text }
+        if case .string(let text)? = fields["contentIdentifier"] {
+            guard ContentIdentifier.clean(text) == text else { return nil }  // as a probe or ExifParser gives it
+            contentIdentifier = text
+        }
     }
 }
 
@@ -95,7 +98,7 @@ extension ByteReader {
                   guard let text = reader.string(), let number = reader.int() else { return nil }
                   return PhotoMetadata.Taken(text: text, number: number)
               }),
-              let contentIdentifier = optional({ $0.string() }) else { return nil }
+              let contentIdentifier = optional({ $0.string().flatMap { ContentIdentifier.clean($0) == $0 ? $0 : nil } }) else { return nil }
         (facts.metadata.title, facts.metadata.description, facts.metadata.creator, facts.metadata.rights) = (texts[0], texts[1], texts[2], texts[3])
         (facts.metadata.keywords, facts.metadata.rating, facts.metadata.taken) = (keywords, rating, taken)
         facts.contentIdentifier = contentIdentifier

@@ -43,8 +43,8 @@ enum Versions {
     /// values `SitePages` gives the templates change (a new field, another spelling), for the platforms where
     /// the running executable cannot be hashed. 2: videos; 3: a tile's priority apart from its eager loading,
     /// a srcset for the view; 4: sketches; 5: an album's archive (`download`); 6: descriptions as HTML
-    /// (sigal's Markdown: `descriptionHTML`); 7: a photo's keywords.
-    static let pages = "pages-7"
+    /// (sigal's Markdown: `descriptionHTML`); 7: a photo's keywords; 8: Live Photos (`live`, `motion`).
+    static let pages = "pages-8"
     /// Bump when what a site is made from gains an input `SiteInputs` does not see.
     static let siteInputs = "site-inputs-1"
 
@@ -53,12 +53,13 @@ enum Versions {
     /// The cache folder's layout (`BuildCache`): the version file at its top.
     static let cache = "waterfall-cache-4"
     /// The cache's index of photo entries (`CacheIndex`). 2: a video's facts; 3: sketches; 4: facts with
-    /// their sources.
-    static let cacheIndex = "waterfall-cache-index-4"
+    /// their sources; 5: a video's content identifier.
+    static let cacheIndex = "waterfall-cache-index-5"
     /// What a photo's facts hold as `PhotoFacts` reads them: an entry's facts of another version are read
     /// again from the photo, without making its images again. 1: EXIF's; 2: metadata with sources.
-    /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating.
-    static let facts = 3
+    /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating; 4: a Live Photo's content identifier (still
+    /// and clip).
+    static let facts = 4
     /// The memo of the last build's plan (`PlanMemo`).
     static let plan = "waterfall-plan-1"
     /// The output's manifest of the files Waterfall wrote (`OutputRecords`).

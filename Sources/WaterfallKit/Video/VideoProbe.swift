@@ -8,7 +8,7 @@ struct VideoProbe: Sendable {
     /// The header of the video open as `file`: its display size as the size, orientation up (the turn is
     /// made in every image and video published), and the facts.
     func read(_ file: OpenFile) -> Result<ImageHeader, ImageReadError> {
-        let entries = "format=format_name,duration:format_tags=creation_time:stream=index,codec_type,codec_name,width,height,"
+        let entries = "format=format_name,duration:format_tags=creation_time,\(Self.contentIdentifierKey):stream=index,codec_type,codec_name,width,height,"
             + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=displaymatrix,rotation"
         // Warnings too: that is how ffprobe tells of a track whose frames are in another file.
         let run = HelperProcess.run(tools.ffprobe, ["-v", "warning", "-hide_banner"] + VideoTools.inputOptions
@@ -23,6 +23,9 @@ struct VideoProbe: Sendable {
         }
         return Self.header(from: json, maxPixels: maxPixels)
     }
+
+    /// The QuickTime metadata key of a Live Photo's clip: the identifier its still's MakerNote shares.
+    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
 
     /// Where a QuickTime movie's external data reference points, when ffprobe skipped one (it never opens
     /// another file: `enable_drefs` is off), as one line: "an external reference to /Volumes/Elsewhere/clip.mov".
@@ -75,7 +78,8 @@ struct VideoProbe: Sendable {
             container: format["format_name"]?.text ?? "", codec: codec, pixelFormat: video["pix_fmt"]?.text ?? "",
             audioCodec: audio, durationMilliseconds: seconds.isFinite && seconds > 0 && seconds < 1e7 ? Int(seconds * 1000) : 0,
             codedWidth: width, codedHeight: height, rotation: rotation,
-            creationTime: format["tags"]?.members["creation_time"]?.text.map { String($0.prefix(40)) })
+            creationTime: format["tags"]?.members["creation_time"]?.text.map { String($0.prefix(40)) },
+            contentIdentifier: format["tags"]?.members[contentIdentifierKey]?.text.flatMap(ContentIdentifier.clean))
         var header = ImageHeader(format: .video, pixelWidth: displayWidth, pixelHeight: displayHeight)
         header.video = facts
         return .success(header)

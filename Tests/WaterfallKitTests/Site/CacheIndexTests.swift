@@ -26,13 +26,15 @@ struct CacheIndexTests {
                                     header: ImageHeader(format: .video, pixelWidth: 1080, pixelHeight: 1920))
         clip.header.video = VideoFacts(container: "mov,mp4,m4a,3gp,3g2,mj2", codec: "hevc", pixelFormat: "yuv420p10le",
                                        audioCodec: "aac", durationMilliseconds: 12_345, codedWidth: 1920, codedHeight: 1080,
-                                       rotation: 90, creationTime: "2024-05-17T08:30:12.000000Z")
+                                       rotation: 90, creationTime: "2024-05-17T08:30:12.000000Z",
+                                       contentIdentifier: "1F3C8B2A-0001-4C6E-9D1B-7A2E5F0C3D41")
         clip.derived["video"] = BuildCache.Derived(key: "video-1|copy-mp4|ffmpeg", file: "0123456789abcdef.mp4", bytes: 1 << 33,
                                                    hash: nil, width: 1080, height: 1920, format: .mp4)
         var silent = clip
         silent.name = "b/silent.webm"
         silent.header.video?.audioCodec = nil
         silent.header.video?.creationTime = nil
+        silent.header.video?.contentIdentifier = nil
         return [plain, odd, BuildCache.Entry(name: "b", size: 0, modified: 0, content: "c",
                                              header: ImageHeader(format: .gif, pixelWidth: 3, pixelHeight: 4)), clip, silent]
     }

@@ -32,7 +32,8 @@ struct PageInputsTests {
             path: "a/photos/b.jpg.html", label: "B", fileName: "b.jpg", caption: Caption(title: "T", description: "D", descriptionHTML: "<p>D</p>"),
             summary: "Canon", takenText: "2024-05-17", view: .init(path: "a/v.jpg", width: 40, height: 30),
             viewSet: [.init(path: "a/v.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/v.avif", width: 40)])],
-            video: .init(path: "a/b.mp4", type: "video/mp4", duration: "0:07"), color: "#102030", sketch: sketch,
+            video: .init(path: "a/b.mp4", type: "video/mp4", duration: "0:07"),
+            motion: .init(path: "a/images/video/b.jpg.mp4", type: "video/mp4", duration: nil), color: "#102030", sketch: sketch,
             original: .init(path: "a/originals/b.jpg", bytes: 4_200_000, kind: "JPG"),
             fullSize: .init(path: "a/originals/b.jpg", width: 4000, height: 3000), previous: .init(path: "a/photos/a.jpg.html", title: "A"),
             next: .init(path: "a/photos/c.jpg.html", title: "C"), back: .init(path: "a/index.html", title: "Album"), backTile: 1,
@@ -45,7 +46,7 @@ struct PageInputsTests {
             ("path", { $0.path += "x" }), ("label", { $0.label += "x" }), ("fileName", { $0.fileName += "x" }),
             ("caption", { $0.caption?.title += "x" }), ("summary", { $0.summary = nil }), ("takenText", { $0.takenText = nil }),
             ("view", { $0.view.height += 1 }), ("viewSet", { $0.viewSet[0].width += 1 }), ("sources", { $0.sources[0].type = "image/webp" }),
-            ("video", { $0.video?.duration = nil }), ("color", { $0.color = nil }), ("sketch", { $0.sketch = nil }),
+            ("video", { $0.video?.duration = nil }), ("motion", { $0.motion = nil }), ("color", { $0.color = nil }), ("sketch", { $0.sketch = nil }),
             ("original", { $0.original = nil }), ("fullSize", { $0.fullSize = nil }), ("previous", { $0.previous = nil }),
             ("next", { $0.next?.title += "x" }), ("back", { $0.back.path += "x" }), ("backTile", { $0.backTile += 1 }),
             ("trail", { $0.trail[0].title += "x" }), ("keywords", { $0.keywords[0].path += "x" }), ("ahead", { $0.ahead[0].width += 1 }),
@@ -84,7 +85,7 @@ struct PageInputsTests {
         GalleryPageInputs.Tile(
             href: "a/photos/b.jpg.html", images: [.init(path: "a/t.jpg", width: 40)], sources: [("image/avif", [.init(path: "a/t.avif", width: 40)])],
             width: 40, height: 30, alt: "B", caption: "T", color: "#102030", sketch: sketch, name: "b.jpg", album: ("Trip", "3 photos"),
-            video: .init(duration: "0:07"))
+            video: .init(duration: "0:07"), live: true)
     }
 
     static var galleryPage: GalleryPageInputs {
@@ -120,7 +121,7 @@ struct PageInputsTests {
             ("href", { $0.href += "x" }), ("images", { $0.images[0].path += "x" }), ("sources", { $0.sources[0].images[0].width += 1 }),
             ("width", { $0.width += 1 }), ("height", { $0.height += 1 }), ("alt", { $0.alt += "x" }), ("caption", { $0.caption = nil }),
             ("color", { $0.color = nil }), ("sketch", { $0.sketch = nil }), ("name", { $0.name += "x" }),
-            ("album", { $0.album?.count += "x" }), ("video", { $0.video?.duration = nil }),
+            ("album", { $0.album?.count += "x" }), ("video", { $0.video?.duration = nil }), ("live", { $0.live = false }),
         ]
         Self.expectEveryField(of: Self.tile, tile, digest: digest)
         let image: [Change<GalleryPageInputs.Image>] = [("path", { $0.path += "x" }), ("width", { $0.width += 1 })]

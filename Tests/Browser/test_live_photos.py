@@ -1,0 +1,102 @@
+"""Live Photos in every engine (Tests/WaterfallKitTests/Fixtures/live, built by the binary under test): the
+board shows each pair as its still with a "Live" mark (and "Live Photo" for screen readers); the photo
+page shows the still first, with its video hidden and not loaded; the Live button plays the video over the
+still; without JavaScript the button is a plain link to the video.
+
+Screenshots of the board and a Live Photo's page at a phone's and a desktop's size go to
+Tests/Artifacts/browser/live-*.png.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import harness
+from conftest import ARTIFACTS, REPO, _path_from_env
+
+FIXTURES = REPO / "Tests" / "WaterfallKitTests" / "Fixtures" / "live"
+# The tiles with the mark: the pairs of the root album (by the tile's alt text).
+LIVE = {"IMG 0001", "IMG 0003", "IMG 0005", "IMG 0006", "Still A"}
+SIZES = [(390, 844), (1440, 900)]
+
+TILES_JS = """
+return Array.from(document.querySelectorAll('.wf-tile:not(.wf-album)')).map(t => {
+  const r = t.getBoundingClientRect(), m = t.querySelector('.wf-live-mark');
+  const b = m ? m.getBoundingClientRect() : null;
+  return {alt: t.querySelector('img').getAttribute('alt'), src: t.querySelector('img').getAttribute('src'),
+          mark: m ? {inside: b.left >= r.left && b.right <= r.right && b.top >= r.top && b.bottom <= r.bottom,
+                     shown: b.width > 20 && b.height > 10 && getComputedStyle(m).visibility === 'visible',
+                     spoken: m.querySelector('.wf-hidden').textContent} : null};
+});
+"""
+
+PAGE_JS = """
+const holder = document.querySelector('.wf-live-photo'), img = holder.querySelector('img');
+const video = holder.querySelector('video'), button = holder.querySelector('.wf-live-button');
+const i = img.getBoundingClientRect(), v = video.getBoundingClientRect(), b = button.getBoundingClientRect();
+return {img: [i.left, i.top, i.width, i.height], video: [v.left, v.top, v.width, v.height],
+        // (In the still's corner; a 64-px still is narrower than the button.)
+        button: b.width > 0 && b.left >= i.left && b.top >= i.top && b.left < i.right && b.top < i.bottom,
+        opacity: getComputedStyle(video).opacity, paused: video.paused, ready: video.readyState,
+        href: button.getAttribute('href'), playing: holder.classList.contains('wf-playing')};
+"""
+
+# Clicks the Live button, then waits until a third of a second has played over the still (or 20 s pass).
+PLAY_JS = """
+const done = arguments[arguments.length - 1];
+const holder = document.querySelector('.wf-live-photo'), video = holder.querySelector('video');
+const started = performance.now();
+const check = () => {
+  const over = getComputedStyle(video).opacity === '1' && holder.classList.contains('wf-playing');
+  if ((over && video.currentTime >= 0.3) || video.error || performance.now() - started > 20000)
+    done({time: video.currentTime, over: over, error: video.error ? video.error.code : null});
+  else setTimeout(check, 50);
+};
+holder.querySelector('.wf-live-button').click();
+check();
+"""
+
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory) -> Path:
+    binary = _path_from_env("WATERFALL_BIN", REPO / ".build" / "debug" / "waterfall")
+    return harness.build_site(binary, FIXTURES, tmp_path_factory.mktemp("live") / "site").parent
+
+
+def shoot(browser, name: str):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"live-{name}-{browser.engine}.png").write_bytes(browser.driver.screenshot_png())
+
+
+@pytest.mark.parametrize("width,height", SIZES, ids=lambda v: str(v))
+def test_live_photo_tile_and_page(normal_browser, live_site, width, height):
+    normal_browser.load((live_site / "index.html").as_uri(), width, height)
+    tiles = normal_browser.run(TILES_JS)
+    shoot(normal_browser, f"board-{width}")
+    marked = {t["alt"] for t in tiles if t["mark"]}
+    assert marked == LIVE, f"marked {sorted(marked)}"
+    for tile in tiles:
+        assert not tile["src"].endswith(".mp4"), tile
+        if tile["mark"]:
+            assert tile["mark"] == {"inside": True, "shown": True, "spoken": "Live Photo"}, tile
+
+    normal_browser.load((live_site / "photos" / "IMG_0001.HEIC.html").as_uri(), width, height)
+    first = normal_browser.run(PAGE_JS)
+    shoot(normal_browser, f"page-{width}")
+    # The still first: the video hidden over it, the same box, nothing of it loaded.
+    assert first["opacity"] == "0" and first["paused"] and not first["playing"], first
+    assert all(abs(a - b) < 1 for a, b in zip(first["img"], first["video"])), first
+    assert first["button"] and first["href"].endswith("IMG_0001.HEIC.mp4"), first
+    played = normal_browser.run_async(PLAY_JS)
+    assert played["error"] is None and played["over"] and played["time"] >= 0.3, played
+    if width == 390:
+        shoot(normal_browser, f"playing-{width}")
+
+
+def test_live_photo_without_javascript(nojs_browser, live_site):
+    nojs_browser.load((live_site / "photos" / "IMG_0001.HEIC.html").as_uri(), 390, 844)
+    state = nojs_browser.run("""
+        const a = document.querySelector('.wf-live-button'), v = document.querySelector('.wf-motion');
+        return {href: a.href, shown: a.getBoundingClientRect().width > 0, hidden: getComputedStyle(v).opacity};""")
+    assert state["href"].endswith("/images/video/IMG_0001.HEIC.mp4") and state["shown"] and state["hidden"] == "0", state
