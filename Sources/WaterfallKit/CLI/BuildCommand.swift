@@ -161,7 +161,9 @@ struct BuildCommand {
         let progress = ProgressPrinter(console: console, quiet: quiet)
         do {
             let built = try SiteBuilder(options: options, observe: progress.handle).build()
-            progress.finish(built, output: options.output)
+            let destination = options.shard.map { "the cache (shard \($0.index)/\($0.count): images, no pages)" }
+                ?? PathText.display(FolderPath.join(options.output, "index.html"))
+            progress.finish(built, destination: destination)
             return delivery.deliver(BuildReportJSON.success(built, options: options, shown: delivery.paths.shown), console: console)
                 ? .success : .failure
         } catch {

@@ -58,8 +58,8 @@ final class ProgressPrinter: Sendable {
         }
     }
 
-    /// The closing line: `38 photos, 2 skipped, 0.41 s → _site/index.html`.
-    func finish(_ report: BuildReport, output: String) {
+    /// The closing line: `38 photos, 2 skipped, 0.41 s → _site/index.html` (what was written, shown).
+    func finish(_ report: BuildReport, destination: String) {
         state.withLock { clearLine(&$0) }
         guard !quiet else { return }
         let photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
@@ -67,7 +67,7 @@ final class ProgressPrinter: Sendable {
         let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
         let images = report.imagesMade + report.imagesKept
         let imageText = images == 0 ? "" : ", \(report.imagesMade) of \(images) images made"
-        console.writeError("\(photos), \(report.skipped.count) skipped\(imageText), \(seconds) s → \(PathText.display(FolderPath.join(output, "index.html")))\n")
+        console.writeError("\(photos), \(report.skipped.count) skipped\(imageText), \(seconds) s → \(destination)\n")
     }
 
     /// A live bar on a terminal, redrawn at most 20 times a second and always at the end.

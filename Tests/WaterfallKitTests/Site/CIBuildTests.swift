@@ -69,6 +69,9 @@ struct CIBuildTests {
             caches.append(cache)
         }
         #expect(counted == photos.count)  // every photo in exactly one shard
+        // A shard's closing line says where its work went: no page is written.
+        let said = try WaterfallProcess.run(["build", input.path, "-o", work.path + "/out-1", "--cache-dir", caches[0], "--shard", "1/\(shards)"])
+        #expect(said.stderr.contains("→ the cache (shard 1/\(shards): images, no pages)") && !said.stderr.contains("index.html"), "\(said.stderr)")
 
         // The merge runs "on another machine": the photos' time stamps differ from the shards'.
         for path in photos { try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: input.path + "/" + path) }
