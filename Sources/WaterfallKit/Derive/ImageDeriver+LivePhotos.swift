@@ -14,11 +14,14 @@ extension ImageDeriver {
         motion ? set.filter { !$0.derivation.isImage } : set
     }
 
-    /// What a still that was read or kept this build says, nil when it was skipped.
+    /// What a still that was read or kept this build says (also one its rating leaves out), nil when it was
+    /// skipped.
     static func facts(of index: Int, files: [ScannedFile], results: [Int: Processed]) -> PhotoFacts? {
         guard let result = results[index] else { return files[index].cached?.entry.facts }
-        if case .published(let photo, _, _, _) = result { return photo.facts }
-        return nil
+        switch result {
+        case .published(let photo, _, _, _), .withheld(let photo, _, _): return photo.facts
+        default: return nil
+        }
     }
 
     /// Whether a video pairs with one of the stills of its name (`LivePhotoPairing.matches`).
@@ -41,10 +44,23 @@ extension ImageDeriver {
     /// the video leaves the list, and its other images, if any, stay in the cache (`Outcome.hidden`). A video
     /// made as a Live Photo's that did not pair after all (its still was skipped, another video took it) gets
     /// its own images first.
+    /// A video that is one Live Photo with a still its rating left out (`withheldStills`, by the video) and
+    /// has no rating of its own is left out with it, its images kept.
     func pairLivePhotos(_ found: inout [Found], of files: [ScannedFile], known: [ImageHeader: DerivationSet],
-                        trusting proven: ProvenFiles, into outcome: inout Outcome,
+                        withheldStills: [Int: [PhotoFacts]], trusting proven: ProvenFiles, into outcome: inout Outcome,
                         observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) {
         var pairs = Self.pairs(found)
+        let following = Set(found.indices.filter { position in
+            let entry = found[position]
+            guard entry.photo.rating == nil, let stills = withheldStills[entry.index],
+                  !pairs.contains(where: { $0.clip == position }) else { return false }
+            return Self.isMotion(stills, clip: entry.photo.facts, header: entry.photo.header)
+        })
+        if !following.isEmpty {
+            following.forEach { outcome.keep(found[$0].images) }
+            found = found.indices.filter { !following.contains($0) }.map { found[$0] }
+            pairs = Self.pairs(found)
+        }
         let paired = Set(pairs.map(\.clip))
         let alone = found.indices.filter { position in
             found[position].photo.header.isVideo && !paired.contains(position) && !found[position].images.contains { $0.role == .view }

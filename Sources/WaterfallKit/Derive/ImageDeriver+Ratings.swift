@@ -21,9 +21,20 @@ extension ImageDeriver {
         }
         return .withheld(photo, held, split)
     }
+
+    /// Whether a photo of this rating is left out. A video beside a still of its name that has no rating of
+    /// its own is not rated on its own: it goes where its still goes (`pairLivePhotos`).
+    func withholds(_ rating: Int?, clip: Bool) -> Bool {
+        !ratings.publishes(rating) && !(clip && rating == nil)
+    }
 }
 
 extension ImageDeriver.Outcome {
+    /// Keeps the images of a Live Photo's video that goes with its still, left out (counted with the still).
+    mutating func keep(_ images: [DerivedFile]) {
+        withheldImages += images.map(\.stored)
+    }
+
     /// Counts a photo its rating leaves out, keeping its images in the cache.
     mutating func withhold(_ images: [DerivedFile]) {
         withheld += 1

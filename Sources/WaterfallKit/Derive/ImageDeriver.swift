@@ -124,7 +124,7 @@ struct ImageDeriver: Sendable {
         func needs(_ index: Int, motion: Bool) -> Bool {
             guard let entry = files[index].cached?.entry, entry.factsVersion == Versions.facts else { return true }
             // A photo its rating leaves out needs nothing made (its entry and images are kept).
-            guard ratings.publishes(files[index].metadata(with: entry.facts).rating?.value) else { return false }
+            guard !withholds(files[index].metadata(with: entry.facts).rating?.value, clip: candidates[index] != nil) else { return false }
             return !Self.covers(held[index], Self.needed(known[entry.header]!, motion: motion))
         }
         let work = files.indices.filter { candidates[$0] == nil && needs($0, motion: false) }
@@ -142,8 +142,10 @@ struct ImageDeriver: Sendable {
         var outcome = Outcome(photos: [], skipped: [], made: 0, kept: 0)
         var found: [Found] = []
         found.reserveCapacity(files.count)  // 100,000 photos grown by doubling would pass through twice the room
+        var withheld = Set<Int>()
         for (index, file) in files.enumerated() {
             if let result = results[index] {
+                if case .withheld = result { withheld.insert(index) }
                 guard let (read, made) = outcome.add(result, of: file, observe: observe) else { continue }
                 found.append((index, read, made))
             } else {
@@ -151,14 +153,21 @@ struct ImageDeriver: Sendable {
                 // Taken out of `held`: the list is not copied. (A Live Photo's video keeps what it holds of its own.)
                 swap(&images, &held[index])
                 let photo = Photo(file, entry: file.cached!)
-                guard ratings.publishes(photo.rating) else {
+                guard !withholds(photo.rating, clip: candidates[index] != nil) else {
                     outcome.withhold(images)
+                    withheld.insert(index)
                     continue
                 }
                 found.append((index, photo, images))
             }
         }
-        try pairLivePhotos(&found, of: files, known: known, trusting: proven, into: &outcome, observe: observe)
+        // The facts of the stills their rating left out, by the video of their name beside them.
+        let withheldStills = candidates.compactMapValues { stillIndices -> [PhotoFacts]? in
+            let facts = stillIndices.filter(withheld.contains).compactMap { Self.facts(of: $0, files: files, results: results) }
+            return facts.isEmpty ? nil : facts
+        }
+        try pairLivePhotos(&found, of: files, known: known, withheldStills: withheldStills, trusting: proven, into: &outcome,
+                           observe: observe)
         publish(found, into: &outcome)
         if let line = ratings.report(leftOut: outcome.withheld) { observe(.note(line)) }
         return outcome
@@ -313,7 +322,7 @@ extension ImageDeriver {
             if box == nil { held = [] }
         }
         split.read += WorkSplit.seconds(since: start)
-        guard ratings.publishes(photo.rating) else { return withhold(photo, source: source, held: held, split: split) }
+        guard !withholds(photo.rating, clip: stills != nil) else { return withhold(photo, source: source, held: held, split: split) }
 
         let set = needed(for: photo, stills: stills, known: known)
         var made: [String: Made] = [:]

@@ -132,3 +132,31 @@ import Testing
         #expect(try Self.tiles(output.path + "/site/Trip/index.html").map(\.live) == [true])
     }
 }
+
+/// A Live Photo's video goes where its rating takes its still: left out with a rejected still (not published
+/// as a video of its own), and kept with a still that `minRating` publishes, though the video has no rating.
+@Suite(.serialized) struct LivePhotoRatingTests {
+    func build(_ input: TemporaryFolder, _ extra: [String]) throws -> (html: String, stderr: String, site: [String]) {
+        let output = try TemporaryFolder()
+        let run = try WaterfallProcess.run(["build", input.path, "-o", output.path] + extra)
+        #expect(run.status == 0, "\(run.stderr)")
+        return (try String(contentsOfFile: output.path + "/index.html", encoding: .utf8), run.stderr, try Fixtures.siteFiles(in: output.path))
+    }
+
+    @Test func theVideoFollowsItsStill() throws {
+        let input = try TemporaryFolder()
+        for name in ["IMG_0001.HEIC", "IMG_0001.MOV", "IMG_0002.JPG"] {
+            try input.copy(LivePhotoTests.fixtures + "/" + name, as: name)
+        }
+        try input.write("IMG_0001.HEIC.xmp", KeywordRatingBuildTests.sidecar(keywords: ["sea"], rating: -1))
+        let rejected = try build(input, [])
+        #expect(!rejected.site.contains { $0.contains("IMG_0001") }, "\(rejected.site)")
+        #expect(rejected.stderr.contains("1 photo rated -1 (rejected) not published"), "\(rejected.stderr)")
+
+        try input.write("IMG_0001.HEIC.xmp", KeywordRatingBuildTests.sidecar(keywords: ["sea"], rating: 4))
+        let kept = try build(input, ["--min-rating", "3"])
+        #expect(kept.html.contains("wf-live-mark") && kept.site.contains("images/video/IMG_0001.HEIC.mp4"), "\(kept.site)")
+        #expect(!kept.site.contains("photos/IMG_0001.MOV.html") && !kept.site.contains("photos/IMG_0002.JPG.html"))
+        #expect(kept.stderr.contains("1 photo rated under 3 not published (minRating)"), "\(kept.stderr)")
+    }
+}
