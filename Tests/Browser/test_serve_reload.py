@@ -26,6 +26,10 @@ def server(tmp_path_factory):
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     match = re.search(r"at (http://127\.0\.0\.1:\d+/)", process.stdout.readline())
     assert match, "serve printed no address"
+    deadline = time.time() + 120
+    while not (work / "out" / "index.html").exists():  # the first build is done
+        assert time.time() < deadline, "the first build did not finish"
+        time.sleep(0.2)
     yield match.group(1), work / "in"
     process.send_signal(signal.SIGINT)
     process.wait(timeout=10)

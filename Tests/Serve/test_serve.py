@@ -35,6 +35,11 @@ class Server:
         match = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
         assert match, f"no address in {line!r}: {self.process.stderr.read() if self.process.poll() is not None else ''}"
         self.port = int(match.group(1))
+        # It serves from the start; the site is there once the first build is done.
+        deadline = time.time() + 120
+        while self.request("HEAD", "/")[0].status != 200:
+            assert time.time() < deadline, "the first build did not finish"
+            time.sleep(0.2)
 
     def request(self, method, path, headers=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -130,7 +135,7 @@ def test_head_and_not_modified(server):
                                   "/%2E%2E/etc/passwd", "/.waterfall/manifest.json", "/%2ewaterfall/cache/version",
                                   "/a%00b", "/%zz", "/nothing-here.html"])
 def test_nothing_outside_the_site_is_answered(server, path):
-    reply = server.raw(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    reply = server.raw(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
     status = int(reply.split(b" ", 2)[1])
     assert status in (400, 404), reply[:200]
     assert b"root:" not in reply
@@ -167,9 +172,9 @@ def test_a_folder_without_its_slash_is_redirected(server):
 
 
 @pytest.mark.parametrize("request_bytes,status", [
-    (b"POST / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
-    (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-    (b"GET http://evil/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: localhost\r\n\r\n", 405),
+    (b"GET / HTTP/2.0\r\nHost: localhost\r\n\r\n", 505),
+    (b"GET http://evil/ HTTP/1.1\r\nHost: localhost\r\n\r\n", 400),
     (b"GET / HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello", 413),
     (b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 413),
     (b"GET / HTTP/1.1\r\nBad Field\r\n\r\n", 400),
@@ -181,9 +186,76 @@ def test_hostile_requests_are_refused(server, request_bytes, status):
     assert reply.startswith(b"HTTP/1.1 %d " % status), reply[:120]
 
 
+def test_other_host_names_are_refused(server):
+    # A web page that rebinds a name of its own to 127.0.0.1 cannot read the preview.
+    for head in (b"GET / HTTP/1.1\r\nHost: attacker.example\r\n\r\n", b"GET / HTTP/1.1\r\n\r\n",
+                 b"GET / HTTP/1.1\r\nHost: attacker.example:%d\r\n\r\n" % server.port):
+        reply = server.raw(head)
+        assert reply.startswith(b"HTTP/1.1 421 "), reply[:80]
+    for host in (b"localhost", b"127.0.0.1:%d" % server.port, b"[::1]:%d" % server.port):
+        reply = server.raw(b"HEAD / HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 200 "), (host, reply[:80])
+
+
+def test_a_slow_head_is_cut_off(server):
+    # One byte every 2 s, each within the idle limit: the whole head still has one deadline (10 s).
+    import select
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as client:
+        start, reply = time.time(), None
+        for byte in b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 100:
+            try:
+                client.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                reply = b""
+                break
+            if select.select([client], [], [], 2)[0]:
+                try:
+                    reply = client.recv(1000)
+                except ConnectionResetError:
+                    reply = b""
+                break
+            if time.time() - start > 25:
+                break
+        assert reply is not None and time.time() - start < 20, "the slow head was not cut off"
+        assert reply == b"" or reply.startswith(b"HTTP/1.1 408 "), reply[:80]
+
+
+def test_a_redirect_never_names_another_host(server):
+    os.makedirs(os.path.join(server.output, "sub"), exist_ok=True)
+    with open(os.path.join(server.output, "sub", "index.html"), "w") as file:
+        file.write("<p>sub</p>")
+    try:
+        reply = server.raw(b"GET //sub HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        assert b"\r\nLocation: /sub/\r\n" in reply, reply[:200]
+    finally:
+        shutil.rmtree(os.path.join(server.output, "sub"))
+
+
+def test_it_serves_while_the_first_build_fails():
+    work = tempfile.mkdtemp(prefix="waterfall-serve-")
+    theme = os.path.join(work, "theme")
+    shutil.copytree(os.path.join(REPO, "Templates"), theme)
+    with open(os.path.join(theme, "page.mustache"), "a") as file:
+        file.write("{{#unclosed}}")
+    os.makedirs(os.path.join(work, "in"))
+    process = subprocess.Popen([BINARY, "serve", os.path.join(work, "in"), "-o", os.path.join(work, "out"), "--port", "0",
+                                "--templates", theme], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", process.stdout.readline()).group(1))
+        time.sleep(2)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        assert response.status in (404, 503), response.status
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
+        shutil.rmtree(work)
+
+
 def test_keep_alive_answers_several_requests_on_one_connection(server):
-    requests = b"".join(b"HEAD /assets/waterfall.css HTTP/1.1\r\nHost: x\r\n\r\n" for _ in range(3))
-    reply = server.raw(requests + b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    requests = b"".join(b"HEAD /assets/waterfall.css HTTP/1.1\r\nHost: localhost\r\n\r\n" for _ in range(3))
+    reply = server.raw(requests + b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
     assert reply.count(b"HTTP/1.1 200 OK") == 4
 
 
@@ -191,7 +263,7 @@ def test_connections_are_bounded(server):
     idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(70)]
     try:
         time.sleep(0.5)
-        reply = server.raw(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        reply = server.raw(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         assert reply.startswith(b"HTTP/1.1 503 "), reply[:80]
     finally:
         for client in idle:
@@ -213,7 +285,7 @@ def read_event(stream):
 
 def test_pages_reload_after_an_edit_is_built(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stream:
-        stream.sendall(b"GET /.waterfall-live HTTP/1.1\r\nHost: x\r\n\r\n")
+        stream.sendall(b"GET /.waterfall-live HTTP/1.1\r\nHost: localhost\r\n\r\n")
         head = b""
         while not head.endswith(b"\r\n\r\n"):
             head += stream.recv(1)

@@ -87,17 +87,26 @@ struct ServeCommand {
         }
         let reload = reloads ? LiveReload(run: String(UInt64.random(in: 0...UInt64.max), radix: 36)) : nil
         let shown = host.contains(":") ? "[\(host)]" : host
-        var started = false
-        return try build.run(console: console, paths: paths, decoder: decoder) { options in
-            if started {
-                reload?.built()
-                return
-            }
-            started = true
-            guard let root = try? FolderHandle.open(options.output, create: false) else { return }
-            let server = SiteServer(files: SiteFiles(root: root), reload: reload, listener: socket.descriptor, port: socket.port)
-            DetachedThread.start { server.run() }
-            console.out("Serving \(options.output) at http://\(shown):\(socket.port)/ (Ctrl-C stops)\n")
+        let output: String
+        do {
+            output = try paths.usable(build.output, creating: true)
+        } catch {
+            console.error("\(error)")
+            return .failure
         }
+        // Served from the start: until the first build has written the site, a page asked for says so.
+        let server = SiteServer(files: SiteFiles(rootPath: output), reload: reload, listener: socket.descriptor, port: socket.port,
+                                hosts: Self.hosts(for: host, port: socket.port))
+        DetachedThread.start { server.run() }
+        console.out("Serving \(output) at http://\(shown):\(socket.port)/ (Ctrl-C stops)\n")
+        return try build.run(console: console, paths: paths, decoder: decoder) { _ in reload?.built() }
+    }
+
+    /// The Host values a server on a loopback address answers to (this machine's own names, with and
+    /// without the port); nil for another address, which the user chose to share.
+    static func hosts(for host: String, port: Int) -> Set<String>? {
+        guard host == "localhost" || host == "::1" || host.hasPrefix("127.") else { return nil }
+        let names = ["localhost", "127.0.0.1", "[::1]", host.contains(":") ? "[\(host)]" : host]
+        return Set(names.flatMap { [$0, "\($0):\(port)"] })
     }
 }

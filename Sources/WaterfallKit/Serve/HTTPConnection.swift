@@ -43,13 +43,16 @@ final class HTTPConnection {
     /// The next request; nil when the client closed the connection or fell silent; a refusal for one that
     /// cannot be taken (after which the connection closes).
     func nextRequest() -> Result<HTTPRequest, HTTPRefusal>? {
+        // One deadline for the whole head, not for each read: a byte every few seconds cannot hold a
+        // connection for hours.
+        let deadline = Self.now() + Self.idleSeconds
         while true {
             if let end = Self.headEnd(in: buffer) {
                 let head = buffer[..<end.head]
                 buffer.removeFirst(end.next)
                 return HTTPRequest.parse(head).flatMap { request in
-                    let length = request.field("content-length").map { $0 != "0" } ?? false
-                    guard request.field("transfer-encoding") == nil && !length else {
+                    let lengths = request.fields.filter { $0.name == "content-length" }
+                    guard request.field("transfer-encoding") == nil && lengths.allSatisfy({ $0.value == "0" }) && lengths.count <= 1 else {
                         return .failure(HTTPRefusal(status: 413, reason: "requests with a body are not taken"))
                     }
                     return .success(request)
@@ -58,12 +61,23 @@ final class HTTPConnection {
             guard buffer.count < HTTPRequest.maximumHeadBytes else {
                 return .failure(HTTPRefusal(status: 431, reason: "a request head over \(HTTPRequest.maximumHeadBytes) bytes"))
             }
+            let left = deadline - Self.now()
+            guard left > 0 else { return buffer.isEmpty ? nil : .failure(HTTPRefusal(status: 408, reason: "the request head took too long")) }
+            var limit = timeval(tv_sec: left, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }
             buffer += chunk[..<count]
         }
+    }
+
+    /// Seconds on the monotonic clock.
+    private static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec
     }
 
     /// Where the head ends (before the blank line) and the next request begins.

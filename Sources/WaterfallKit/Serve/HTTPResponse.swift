@@ -21,6 +21,7 @@ struct HTTPResponse {
         case 408: "Request Timeout"
         case 413: "Content Too Large"
         case 416: "Range Not Satisfiable"
+        case 421: "Misdirected Request"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"

@@ -21,10 +21,15 @@ final class LiveReload: Sendable {
     /// What the event stream sends: the run and the build.
     var stamp: String { "\(run)-\(build)" }
 
-    /// The script, added before `</body>`.
+    /// The script, added before `</body>`. It listens only while its page is shown: browsers give a host six
+    /// connections, and a stream held open by each background tab would use them up.
     static let script = Array("""
-        <script>(function(){var last,s=new EventSource("\(path)");s.onmessage=function(e){\
-        if(last&&e.data!==last)location.reload();last=e.data};})();</script>
+        <script>(function(){var last,s;function open(){if(s)return;s=new EventSource("\(path)");\
+        s.onmessage=function(e){if(last&&e.data!==last)location.reload();last=e.data}}\
+        function shut(){if(s){s.close();s=null}}\
+        document.addEventListener("visibilitychange",function(){document.hidden?shut():open()});\
+        addEventListener("pagehide",shut);addEventListener("pageshow",function(){if(!document.hidden)open()});\
+        if(!document.hidden)open()})();</script>
         """.utf8)
 
     /// `page` with the script before its last `</body>` (at its end when it has none).

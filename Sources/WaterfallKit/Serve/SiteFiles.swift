@@ -8,7 +8,8 @@ import Darwin
 /// never through a symbolic link, leaving out every name that starts with a dot (`.waterfall`, the build's
 /// own state) and anything that is not a regular file or folder.
 struct SiteFiles: Sendable {
-    let root: FolderHandle
+    /// The output folder, opened for each request: a site removed and built again is served as it is now.
+    let rootPath: String
 
     /// What a request's path names.
     enum Found {
@@ -23,7 +24,9 @@ struct SiteFiles: Sendable {
     func find(_ path: Substring) -> Result<Found, HTTPRefusal> {
         guard let components = Self.components(path) else { return .failure(HTTPRefusal(status: 400, reason: "a malformed path")) }
         guard !components.contains(where: { $0.first == UInt8(ascii: ".") }) else { return .failure(Self.notFound) }
-        var folder = root
+        guard var folder = try? FolderHandle.open(rootPath, create: false) else {
+            return .failure(HTTPRefusal(status: 503, reason: "the site is not there yet (its first build failed?)"))
+        }
         for (index, component) in components.enumerated() {
             guard let info = folder.status(bytes: component) else { return .failure(Self.notFound) }
             let kind = info.st_mode & S_IFMT
@@ -31,7 +34,8 @@ struct SiteFiles: Sendable {
             if kind == S_IFDIR {
                 guard let next = try? folder.folder(bytes: component) else { return .failure(Self.notFound) }
                 folder = next
-                if last && !path.hasSuffix("/") { return .success(.folder(redirect: String(path) + "/")) }
+                // (One leading slash only: `//name/` would be another host's address.)
+                if last && !path.hasSuffix("/") { return .success(.folder(redirect: "/" + path.drop { $0 == "/" } + "/")) }
             } else if kind == S_IFREG && last {
                 guard let file = try? folder.openFile(bytes: component) else { return .failure(Self.notFound) }
                 return .success(.file(file, name: String(decoding: component, as: UTF8.self)))

@@ -12,6 +12,10 @@ import Darwin
 final class SiteServer: Sendable {
     let files: SiteFiles
     let reload: LiveReload?
+    /// The names a request's Host may give, nil for any: a server on this machine's loopback address answers
+    /// only to its own names, so a web page cannot rebind a name of its own to it and read the preview.
+    let hosts: Set<String>?
+    private let streams = Atomic<Int>(0)
     let listener: Int32
     /// The port it listens on (the one the system chose, for port 0).
     let port: Int
@@ -22,9 +26,13 @@ final class SiteServer: Sendable {
     /// Pages larger than this are served without the reload script.
     static let maximumInjectedPage = 16 << 20
 
-    init(files: SiteFiles, reload: LiveReload?, listener: Int32, port: Int) {
+    /// The most pages listening for builds at once.
+    static let maximumStreams = 64
+
+    init(files: SiteFiles, reload: LiveReload?, listener: Int32, port: Int, hosts: Set<String>?) {
         self.files = files
         self.reload = reload
+        self.hosts = hosts
         self.listener = listener
         self.port = port
     }
@@ -82,8 +90,22 @@ final class SiteServer: Sendable {
             answer(HTTPRefusal(status: 405, reason: "only GET and HEAD are served"), on: connection, keepAlive: request.keepsAlive)
             return request.keepsAlive
         }
+        if let hosts, !(request.field("host").map { hosts.contains($0.lowercased()) } ?? (request.minorVersion == 0)) {
+            answer(HTTPRefusal(status: 421, reason: "this preview answers to \(hosts.sorted().joined(separator: ", ")) only"),
+                   on: connection, keepAlive: false)
+            return false
+        }
         if let reload, request.path == LiveReload.path {
+            // A stream is no longer one of the connections answered at once: it has a bound of its own.
+            open.subtract(1, ordering: .relaxed)
+            defer { open.add(1, ordering: .relaxed) }
+            guard streams.add(1, ordering: .relaxed).newValue <= Self.maximumStreams else {
+                streams.subtract(1, ordering: .relaxed)
+                answer(HTTPRefusal(status: 503, reason: "too many pages listening"), on: connection, keepAlive: false)
+                return false
+            }
             streamEvents(reload, on: connection)
+            streams.subtract(1, ordering: .relaxed)
             return false
         }
         switch files.find(request.path) {
