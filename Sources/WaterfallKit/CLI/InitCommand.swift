@@ -58,10 +58,17 @@ struct InitCommand {
                 return .failure
             }
             let title = FolderPath.lastComponent(of: String(decoding: RealPath.resolved(path), as: UTF8.self))
-            try target.writeNew("waterfall.json", Array(Self.starter(title: title).utf8))
+            // The theme whole or not at all: copied into a new folder of its own, renamed into place only when
+            // complete; the settings file last, so a failure leaves nothing of either behind.
+            if let themeFolder { try Self.placeTheme(from: themeFolder, into: target) }
+            do {
+                try target.writeNew("waterfall.json", Array(Self.starter(title: title).utf8))
+            } catch {
+                if themeFolder != nil { Self.removeTree("theme", in: target) }
+                throw error
+            }
             console.out("wrote \(target.display("waterfall.json"))\n")
-            if let themeFolder {
-                try Theme(folder: themeFolder).copy(into: target.folder("theme", create: true))
+            if themeFolder != nil {
                 console.out("wrote \(target.display("theme")) (build with --templates \(target.display("theme")))\n")
             }
             return .success
@@ -69,6 +76,34 @@ struct InitCommand {
             console.error("\(error)")
             return .failure
         }
+    }
+
+    /// Copies the theme into a new dot-folder of `target` (a name nothing holds), then renames it `theme`,
+    /// never over anything; on any failure what was made is removed.
+    static func placeTheme(from theme: String, into target: FolderHandle) throws(FileSystemError) {
+        var staging = ".waterfall-init-theme"
+        var attempt = 0
+        while target.status(staging) != nil {
+            attempt += 1
+            staging = ".waterfall-init-theme-\(attempt)"
+        }
+        do {
+            try Theme(folder: theme).copy(into: target.folder(staging, create: true))
+            try target.renameNew(staging, to: target, as: "theme")
+        } catch {
+            removeTree(staging, in: target)
+            throw error
+        }
+    }
+
+    /// Removes the folder `name` that init made, and what is in it, never through a link.
+    static func removeTree(_ name: String, in parent: FolderHandle) {
+        guard let folder = try? parent.folder(name, create: false) else { return }
+        for entry in (try? folder.list()) ?? [] {
+            guard let child = entry.text else { continue }
+            if entry.kind == .folder { removeTree(child, in: folder) } else { _ = folder.remove(child) }
+        }
+        _ = parent.removeEmptyFolder(name)
     }
 
     /// The starter settings: each key's default, as a configuration made with every default holds it
