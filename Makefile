@@ -203,7 +203,7 @@ fuzz-smoke: .build/fuzz/fuzz_header
 	@rm -rf .build/fuzz/smoke && mkdir -p .build/fuzz/smoke
 	@cp $(FIXTURES)/headers/* $(FIXTURES)/exif/* $(FIXTURES)/conformance/exif-orientation/*.jpg $(FIXTURES)/conformance/pngsuite/*.png $(FORMAT_FIXTURES) $(METADATA_FIXTURES) .build/fuzz/smoke/
 	@# The log's tail only: the fuzzer's own exit status (not tail's) decides, so a crash fails the target.
-	@.build/fuzz/fuzz_header -seed=1 -runs=100000 -max_len=262144 -rss_limit_mb=2048 -artifact_prefix=.build/fuzz/ \
+	@.build/fuzz/fuzz_header -seed=1 -runs=60000 -max_len=262144 -rss_limit_mb=2048 -artifact_prefix=.build/fuzz/ \
 		.build/fuzz/smoke > .build/fuzz/smoke.log 2>&1; status=$$?; tail -n 2 .build/fuzz/smoke.log; \
 		if [ $$status -ne 0 ]; then grep -A12 "ERROR" .build/fuzz/smoke.log | head -n 30; fi; exit $$status
 

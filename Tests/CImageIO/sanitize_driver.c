@@ -1,9 +1,10 @@
 /*
  * Runs the C header reader over files under AddressSanitizer and UndefinedBehaviorSanitizer (make sanitize):
  * each file through the fd reader and through the memory reader at every prefix length (every byte up to
- * 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and the EXIF parser over every
- * tail of the file. GIFs also have all their frames composed at each of those prefixes (frames_check.h; the
- * first 64 of a cut file), and TIFFs and BMPs are decoded at each of them (decode_check.h). Any sanitizer
+ * 4 KiB, every 7th up to 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and
+ * the EXIF parser over every tail of the file. GIFs also have all their frames composed at each of those
+ * prefixes (frames_check.h; the first 64 of a cut file), and TIFFs and BMPs are decoded at every 7th of them,
+ * every one past 4 KiB and each of the last 64 (decode_check.h). Any sanitizer
  * report aborts. HEIF and AVIF headers answered from the boxes must be libheif's answer too, at every prefix
  * where libheif opens the file (the others are counted: their damage is found when the image is decoded).
  */
@@ -55,7 +56,7 @@ int main(int argc, char **argv) {
         size_t length = 0;
         unsigned char *bytes = slurp(argv[i], &length);
         if (!bytes) continue;
-        for (size_t prefix = 0; prefix <= length; prefix += prefix < 16384 ? 1 : 499) {
+        for (size_t prefix = 0; prefix <= length; prefix += prefix < 4096 ? 1 : prefix < 16384 ? 7 : 499) {
             /* A fresh copy of exactly `prefix` bytes, so ASan sees any read past its end. */
             unsigned char *copy = malloc(prefix ? prefix : 1);
             for (size_t k = 0; k < prefix; k++) copy[k] = bytes[k];
@@ -64,7 +65,8 @@ int main(int argc, char **argv) {
             reads++;
             long composed = exercise_frames(copy, prefix, prefix == length ? 10001 : 64);
             frames += composed > 0 ? composed : 0;
-            decoded += exercise_decode(copy, prefix);
+            /* A whole decode at every 7th cut, and at each of the last 64 (where a cut meets the last rows). */
+            if (prefix % 7 == 0 || prefix >= 4096 || prefix + 64 >= length) decoded += exercise_decode(copy, prefix);
             /* A RIFF (WebP) cut with its size rewritten to fit: the chunk walk itself meets the cut. */
             if (prefix >= 12 && bytes[0] == 'R' && bytes[1] == 'I' && bytes[2] == 'F' && bytes[3] == 'F') {
                 for (int b = 0; b < 4; b++) copy[4 + b] = (unsigned char)((prefix - 8) >> (8 * b));
