@@ -19,6 +19,14 @@ void wf_fail(wf_header *out, wf_status status, const char *format, ...) {
     va_end(args);
 }
 
+wf_status wf_refuse(char *reason, size_t size, wf_status status, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(reason, size, format, args);
+    va_end(args);
+    return status;
+}
+
 static void fail_errno(wf_header *out, const char *what, int error) {
     char text[128];
     wf_fail(out, WF_ERR_IO, "%s: %s", what, wf_describe_errno(error, text, sizeof text));

@@ -16,4 +16,9 @@ wf_format wf_sniff(const uint8_t *bytes, size_t length);
 /* Sets status and a printf-style message. */
 void wf_fail(wf_header *out, wf_status status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 
+/* Writes a printf-style reason into `reason` (`size` bytes) and returns `status`: for checks that say why
+ * before their caller knows whether it fails a header or a decode. */
+wf_status wf_refuse(char *reason, size_t size, wf_status status, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

@@ -6,7 +6,8 @@
 #include "tiff_support.h"
 #include "source_file.h"
 
-#include <stdarg.h>
+#include "readers.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -28,16 +29,6 @@ static const struct {
     {COMPRESSION_LZMA, "LZMA"}, {COMPRESSION_JXL, "JPEG XL"}, {COMPRESSION_ZSTD, "ZSTD"}, {COMPRESSION_WEBP, "WebP"},
 };
 
-static wf_status refuse(char *reason, size_t size, wf_status status, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static wf_status refuse(char *reason, size_t size, wf_status status, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(reason, size, format, args);
-    va_end(args);
-    return status;
-}
 
 static wf_status check_compression(TIFF *tif, char *reason, size_t size) {
     uint16_t compression = COMPRESSION_NONE;
@@ -47,10 +38,10 @@ static wf_status check_compression(TIFF *tif, char *reason, size_t size) {
         if (names[i].code == compression) name = names[i].name;
     int listed = 0;
     for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) listed |= allowed[i] == compression;
-    if (!listed && name) return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %s", name);
-    if (!listed) return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %u", compression);
+    if (!listed && name) return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %s", name);
+    if (!listed) return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %u", compression);
     if (!TIFFIsCODECConfigured(compression))
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %s (not in this libtiff)",
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF compression: %s (not in this libtiff)",
                       name ? name : "?");
     return WF_OK;
 }
@@ -59,10 +50,10 @@ static wf_status check_compression(TIFF *tif, char *reason, size_t size) {
 static wf_status check_kind(TIFF *tif, char *reason, size_t size) {
     void *dng_version = NULL;
     if (TIFFGetField(tif, TIFFTAG_DNGVERSION, &dng_version))
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: a DNG camera raw file (its first image is a preview)");
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: a DNG camera raw file (its first image is a preview)");
     uint32_t subfile = 0;
     if (TIFFGetField(tif, TIFFTAG_SUBFILETYPE, &subfile) && (subfile & FILETYPE_REDUCEDIMAGE))
-        return refuse(reason, size, WF_ERR_UNSUPPORTED,
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED,
                       "unsupported TIFF: its first image is a reduced-resolution preview (NewSubfileType %u)", subfile);
     return WF_OK;
 }
@@ -73,13 +64,13 @@ static wf_status check_samples(TIFF *tif, char *reason, size_t size) {
     TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
     if (format == SAMPLEFORMAT_IEEEFP || format == SAMPLEFORMAT_COMPLEXIEEEFP)
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: floating-point samples (%u bits)", bits);
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: floating-point samples (%u bits)", bits);
     if (format != SAMPLEFORMAT_UINT && format != SAMPLEFORMAT_VOID)
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: signed samples (SampleFormat %u)", format);
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: signed samples (SampleFormat %u)", format);
     if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16)
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %u bits a sample", bits);
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %u bits a sample", bits);
     if (samples < 1 || samples > 5)
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %u samples a pixel", samples);
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %u samples a pixel", samples);
     return WF_OK;
 }
 
@@ -123,12 +114,12 @@ wf_status wf_tiff_check(wf_tiff *t, wf_tiff_layout *layout, char *reason, size_t
     if (status != WF_OK) return status;
     describe(tif, layout);
     if (layout->width == 0 || layout->height == 0)
-        return refuse(reason, size, WF_ERR_CORRUPT, "corrupt TIFF: its first image has no width or height");
+        return wf_refuse(reason, size, WF_ERR_CORRUPT, "corrupt TIFF: its first image has no width or height");
     char why[1024] = "";
     if (!TIFFRGBAImageOK(tif, why)) {
         why[sizeof why - 1] = '\0';
         wf_lowercase_first(why);
-        return refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %.150s", why);
+        return wf_refuse(reason, size, WF_ERR_UNSUPPORTED, "unsupported TIFF: %.150s", why);
     }
     return WF_OK;
 }
