@@ -113,13 +113,23 @@ static void decode_primary(wf_heif *heif, const wf_decode_options *options, cons
         if (image) heif_image_release(image);
         return;
     }
+    uint32_t decoded_width = (uint32_t)heif_image_get_width(image, heif_channel_interleaved);
+    uint32_t decoded_height = (uint32_t)heif_image_get_height(image, heif_channel_interleaved);
+    if (decoded_width != width || decoded_height != height) {
+        /* libheif 1.15 reports a clean aperture that starts between pixels as no crop, yet crops by it */
+        wf_outcome_fail(out, WF_DERIVE_ERR_UNSUPPORTED,
+                        "unsupported %s: libheif decodes it to %u×%u, not the %llu×%llu its boxes give (a clean aperture "
+                        "off the pixel grid)", name, decoded_width, decoded_height, (unsigned long long)width,
+                        (unsigned long long)height);
+        heif_image_release(image);
+        return;
+    }
     int decoded_bits = deep ? heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) : 8;
     wf_heif_color plan;
     if (wf_heif_color_plan(heif->primary, image, decoded_bits > 8 ? decoded_bits : 8, alpha ? 4 : 3, &plan) != 0) {
         wf_outcome_fail(out, WF_DERIVE_ERR_LIMIT, "out of memory");
     } else {
-        push_rows(image, &plan, (uint32_t)heif_image_get_width(image, heif_channel_interleaved),
-                  (uint32_t)heif_image_get_height(image, heif_channel_interleaved), sink, out);
+        push_rows(image, &plan, decoded_width, decoded_height, sink, out);
         if (out->status == WF_DERIVE_OK && options->want_icc && plan.icc) {
             out->icc = plan.icc; /* handed over: within the cap, or made here from nclx (600 bytes) */
             out->icc_length = plan.icc_length;
