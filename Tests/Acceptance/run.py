@@ -6,7 +6,7 @@
 CORPORA_DIR holds one folder per corpus of corpora.json (a checkout of its repository). Each corpus is
 copied (its photos and videos only, under plain names) into one input folder and built once. Then every
 file must be either published, with a photo page whose view image has the shape Pillow reads for the file
-(EXIF orientation applied), or skipped with a one-line reason. expected.json records which files are
+(EXIF orientation applied) and, for an animation, as many frames, or skipped with a one-line reason. expected.json records which files are
 skipped and why; any other outcome fails, and so does a build that does not finish. --record writes
 expected.json from this run, to be reviewed in the diff.
 """
@@ -45,6 +45,18 @@ def gather(corpus_dir, input_dir):
     return names
 
 
+def pillow_frames(path):
+    """How many frames Pillow reads in an animation (a GIF, a WebP, an AVIF sequence), 1 for a still, or None
+    where it cannot read the file. (A HEIF's other top-level images are a collection, not frames.)"""
+    try:
+        from PIL import Image
+        with Image.open(path) as image:
+            animation = image.format in ("GIF", "WEBP") or path.endswith(".avifs")
+            return getattr(image, "n_frames", 1) if animation else 1
+    except Exception:
+        return None
+
+
 def pillow_shape(path):
     """(width, height) as displayed, or None where Pillow cannot read the file."""
     try:
@@ -63,12 +75,14 @@ def pillow_shape(path):
 
 
 def view_shape(page):
+    """The photo page's view: ((width, height), its image's path in the site or None for a video), or None."""
     with open(page, encoding="utf-8") as file:
         html = file.read()
     for tag in re.findall(r"<(?:img|video)\b[^>]*>", html):
         width, height = re.search(r'\bwidth="(\d+)"', tag), re.search(r'\bheight="(\d+)"', tag)
         if width and height and "wf-" not in tag.split(" ")[0]:
-            return int(width.group(1)), int(height.group(1))
+            source = re.search(r'\bsrc="\.\./([^"]+)"', tag) if tag.startswith("<img") else None
+            return (int(width.group(1)), int(height.group(1))), source.group(1) if source else None
     return None
 
 
@@ -97,7 +111,13 @@ def check_corpus(binary, name, corpus_dir, expected, work):
             problems.append(f"{name}/{relative}: neither published nor skipped")
             continue
         outcome[relative] = "published"
-        shape, oracle = view_shape(page), pillow_shape(os.path.join(input_dir, plain))
+        view, oracle = view_shape(page), pillow_shape(os.path.join(input_dir, plain))
+        shape = view[0] if view else None
+        # An animation's view is an animation of as many frames as Pillow reads in the file.
+        frames = pillow_frames(os.path.join(input_dir, plain))
+        if view and view[1] and frames and frames > 1 and pillow_frames(os.path.join(output, view[1])) != frames:
+            problems.append(f"{name}/{relative}: {frames} frames, but its view {view[1]} has "
+                            f"{pillow_frames(os.path.join(output, view[1]))}")
         if shape and oracle and abs(shape[0] / shape[1] - oracle[0] / oracle[1]) > 0.02 * oracle[0] / oracle[1] + 1 / min(shape):
             problems.append(f"{name}/{relative}: published {shape[0]}x{shape[1]}, but Pillow reads {oracle[0]}x{oracle[1]}")
     for relative, result in outcome.items():

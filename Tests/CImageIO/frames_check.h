@@ -1,6 +1,6 @@
-/* For the sanitizer driver and the fuzzer: every frame of an animation composed from bytes in memory, so that
- * disposal, clipping and the rest run under ASan and UBSan on hostile input (wf_derive only ever reads the
- * first frame). Small memory and frame limits keep each input quick. Returns the frames read, or -1. */
+/* For the sanitizer driver and the fuzzer: every frame of a GIF or an AVIF sequence read from bytes in memory,
+ * so that disposal, clipping, libavif's track reader and the rest run under ASan and UBSan on hostile input
+ * (wf_derive only ever reads the first frame). Small memory and frame limits keep each input quick. Returns the frames read, or -1. */
 #ifndef WF_FRAMES_CHECK_H
 #define WF_FRAMES_CHECK_H
 
@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "animation.h"
-#include "gif_format.h"
+#include "formats.h"
 
 static inline long exercise_frames(const unsigned char *bytes, size_t length, long max_frames) {
-    if (wf_sniff(bytes, length) != WF_FORMAT_GIF) return 0;
+    wf_format format = wf_sniff(bytes, length);
+    if (format != WF_FORMAT_GIF && format != WF_FORMAT_AVIF) return 0;
     wf_stream *stream = malloc(sizeof *stream);
     if (!stream) return -1;
     wf_stream_init_memory(stream, bytes, length);
@@ -19,7 +20,7 @@ static inline long exercise_frames(const unsigned char *bytes, size_t length, lo
     wf_decode_outcome out = {.status = WF_DERIVE_OK};
     wf_frames frames;
     long count = -1;
-    if (wf_gif_frames_open(stream, &options, &frames, &out) == 0) {
+    if (wf_format_entry_of(format)->open_frames(stream, &options, &frames, &out) == 0) {
         const uint8_t *rgba;
         int32_t duration;
         count = 0;

@@ -2,7 +2,7 @@
  * Runs the C header reader over files under AddressSanitizer and UndefinedBehaviorSanitizer (make sanitize):
  * each file through the fd reader and through the memory reader at every prefix length (every byte up to
  * 4 KiB, every 7th up to 16 KiB, then every 499th; a RIFF cut also with its size rewritten to the cut), and
- * the EXIF parser over every tail of the file. GIFs also have all their frames composed at each of those
+ * the EXIF parser over every tail of the file. GIFs and AVIF sequences also have all their frames read at each of those
  * prefixes (frames_check.h; the first 64 of a cut file), and TIFFs and BMPs are decoded at every 7th of them,
  * every one past 4 KiB and each of the last 64 (decode_check.h). Any sanitizer
  * report aborts. HEIF and AVIF headers answered from the boxes must be libheif's answer too, at every prefix
@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
         free(bytes);
     }
     printf("sanitize: %d files, %ld header reads, %ld whole files read, %ld HEIF answers checked against libheif "
-           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF frames composed, %ld TIFFs and BMPs decoded, "
+           "(%ld from the boxes alone; %ld more that libheif refuses), %ld GIF and AVIF frames read, %ld TIFFs and BMPs decoded, "
            "no sanitizer reports\n",
            argc - 1, reads, ok, heif_checked, heif_quick, heif_refused, frames, decoded);
     return 0;

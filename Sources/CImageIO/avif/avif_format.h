@@ -3,6 +3,7 @@
 #ifndef WF_AVIF_FORMAT_H
 #define WF_AVIF_FORMAT_H
 
+#include "animation.h"
 #include "cimageio.h"
 #include "decode.h"
 #include "encode.h"
@@ -12,6 +13,18 @@
  * or ICC): 1 when it did (`out` says how it went), 0 when the libheif route should (nothing sent to the
  * sink). */
 int wf_decode_avif(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink, wf_decode_outcome *out);
+
+/* ---- AVIF sequences (major brand `avis`), by libavif's track reader: avif_sequence.c ---- */
+
+int wf_avif_is_sequence(wf_stream *stream);
+/* The header of a sequence, frames counted: 1 when answered, 0 when the file is no sequence libavif reads
+ * (then the HEIF route reads its still item, or says why not). */
+int wf_read_avif_sequence_header(wf_stream *stream, wf_header *out);
+/* The first frame into `sink`: 1 when answered (`out` says how it went), 0 as for the header. */
+int wf_decode_avif_sequence(wf_stream *stream, const wf_decode_options *options, wf_pixel_sink *sink,
+                            wf_decode_outcome *out);
+/* The frames of a sequence, for animated views (animation.h). */
+int wf_avif_frames_open(wf_stream *stream, const wf_decode_options *options, wf_frames *frames, wf_decode_outcome *out);
 
 /* ---- encoders: into `out`, in memory (left as it was on failure) ---- */
 

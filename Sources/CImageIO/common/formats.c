@@ -33,7 +33,7 @@ static const wf_format_entry formats[] = {
      .decode = wf_decode_heif},
     /* wf_decode_heif tries libavif's route first; the encoder is libavif's (avif/). */
     {WF_FORMAT_AVIF, .sniff = wf_sniff_avif, .read_header = wf_read_heif_header, .read_metadata = wf_read_heif_metadata,
-     .decode = wf_decode_heif, .encode = wf_encode_avif},
+     .decode = wf_decode_heif, .open_frames = wf_avif_frames_open, .encode = wf_encode_avif},
     {WF_FORMAT_TIFF, .sniff = wf_sniff_tiff, .read_header = wf_read_tiff_header, .read_metadata = wf_read_tiff_metadata,
      .decode = wf_decode_tiff},
     {WF_FORMAT_BMP, .sniff = wf_sniff_bmp, .read_header = wf_read_bmp_header, .decode = wf_decode_bmp},

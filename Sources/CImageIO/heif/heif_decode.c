@@ -145,6 +145,8 @@ void wf_decode_heif(wf_stream *stream, const wf_decode_options *options, wf_pixe
     const uint8_t *first;
     size_t length = wf_stream_peek(stream, &first);
     const char *name = length >= 12 && memcmp(first + 8, "avi", 3) == 0 ? "AVIF" : "HEIF";
+    /* An AVIF sequence's first frame, by libavif (avif_sequence.c), whatever still item it also holds. */
+    if (name[0] == 'A' && !options->libheif_only && wf_decode_avif_sequence(stream, options, sink, out)) return;
     wf_heif heif;
     /* Before either library: libavif parses the same item graph. wf_heif_open checks it for libheif. */
     memset(&heif, 0, sizeof heif);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "avif_format.h"
 #include "heif_boxes.h"
 #include "heif_format.h"
 #include "heif_support.h"
@@ -46,6 +47,8 @@ static void succeed(wf_header *out, uint32_t width, uint32_t height, int alpha, 
  * whose item graph is refused (heif_graph.h) is refused here too, so the header, the metadata and the
  * decode agree whichever route would have answered. */
 void wf_read_heif_header(wf_stream *stream, wf_header *out) {
+    /* An AVIF sequence is read as the animation browsers play (avif_sequence.c). */
+    if (out->format == WF_FORMAT_AVIF && wf_read_avif_sequence_header(stream, out)) return;
     int64_t size = wf_stream_size(stream); /* one fstat for both readers */
     wf_heif_refusal refusal;
     if (wf_heif_check_graph(stream, size, &refusal) != 0) {
