@@ -30,13 +30,14 @@ int wf_frame_send_all(int socket, const void *bytes, size_t length) {
     return 0;
 }
 
-int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length) {
-    struct iovec part = {(void *)frame, sizeof *frame};
+/* Sends the parts in as few calls as the socket takes (one, mostly: the other end wakes once), `fd` (when >= 0)
+ * attached to the first byte; 0, or -1 with errno. */
+static int send_parts(int socket, int fd, struct iovec *parts, int count) {
     union {
         struct cmsghdr align;
         char bytes[CMSG_SPACE(sizeof(int))];
     } control;
-    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    struct msghdr message = {.msg_iov = parts, .msg_iovlen = (size_t)count};
     if (fd >= 0) {
         memset(&control, 0, sizeof control);
         message.msg_control = control.bytes;
@@ -47,13 +48,29 @@ int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload
         header->cmsg_len = CMSG_LEN(sizeof(int));
         memcpy(CMSG_DATA(header), &fd, sizeof fd);
     }
-    ssize_t n;
-    do n = sendmsg(socket, &message, MSG_NOSIGNAL); while (n < 0 && errno == EINTR);
-    if (n < 0) return -1;
-    /* The descriptor went with the first byte; the rest of the frame, if any was left, goes plain. */
-    if ((size_t)n < sizeof *frame && wf_frame_send_all(socket, (const uint8_t *)frame + n, sizeof *frame - (size_t)n) != 0)
-        return -1;
-    return payload_length ? wf_frame_send_all(socket, payload, payload_length) : 0;
+    while (message.msg_iovlen > 0) {
+        ssize_t n = sendmsg(socket, &message, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        message.msg_control = NULL; /* the descriptor went with the first byte */
+        message.msg_controllen = 0;
+        size_t sent = (size_t)n;
+        while (message.msg_iovlen > 0 && sent >= message.msg_iov->iov_len) {
+            sent -= message.msg_iov->iov_len;
+            message.msg_iov++;
+            message.msg_iovlen--;
+        }
+        if (message.msg_iovlen > 0) {
+            message.msg_iov->iov_base = (uint8_t *)message.msg_iov->iov_base + sent;
+            message.msg_iov->iov_len -= sent;
+        }
+    }
+    return 0;
+}
+
+int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length) {
+    struct iovec parts[2] = {{(void *)frame, sizeof *frame}, {(void *)payload, payload_length}};
+    return send_parts(socket, fd, parts, payload_length ? 2 : 1);
 }
 
 /* Reads exactly `length` bytes; 1 done, 0 at the end of the stream before any byte, -1 otherwise. */
@@ -122,12 +139,12 @@ static int answer_read(int socket, int source, const wf_frame *frame, const uint
     }
     wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_READ, 0, wanted, sizeof header + sizeof metadata};
     for (int i = 0; i < WF_JOB_FIELDS; i++) reply.length += lengths[i];
-    int status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0 && wf_frame_send_all(socket, &header, sizeof header) == 0
-                 && wf_frame_send_all(socket, &metadata, sizeof metadata) == 0 ? 0 : -1;
-    for (int i = 0; i < WF_JOB_FIELDS; i++) {
-        if (status == 0 && lengths[i]) status = wf_frame_send_all(socket, buffers[i], lengths[i]);
-        free(buffers[i]);
-    }
+    struct iovec parts[3 + WF_JOB_FIELDS] = {{&reply, sizeof reply}, {&header, sizeof header}, {&metadata, sizeof metadata}};
+    int count = 3;
+    for (int i = 0; i < WF_JOB_FIELDS; i++)
+        if (lengths[i]) parts[count++] = (struct iovec){buffers[i], lengths[i]};
+    int status = send_parts(socket, -1, parts, count);
+    for (int i = 0; i < WF_JOB_FIELDS; i++) free(buffers[i]);
     return status;
 }
 
@@ -154,8 +171,8 @@ static int answer_sidecar(int socket, int source, uint64_t capacity) {
     free(bytes);
     uint64_t sizes[2] = {field.total, field.length};
     wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_SIDECAR, 0, 0, sizeof sizes + field.length};
-    int status = wf_frame_send(socket, &reply, -1, NULL, 0) == 0 && wf_frame_send_all(socket, sizes, sizeof sizes) == 0
-                 && (field.length == 0 || wf_frame_send_all(socket, records, field.length) == 0) ? 0 : -1;
+    struct iovec parts[3] = {{&reply, sizeof reply}, {sizes, sizeof sizes}, {records, field.length}};
+    int status = send_parts(socket, -1, parts, field.length ? 3 : 2);
     free(records);
     return status;
 }

@@ -64,11 +64,11 @@ struct InspectCommand {
         let usable = paths.map { path in Result { () throws(FileSystemError) in try arguments.usable(path) } }
         let direct = zip(paths, usable).map { ($0, $1) }.parallelMap(jobs: jobs) { path, found -> HeaderResult in
             switch found {
-            case .success(let usablePath): HeaderResult(path: usablePath, header: reader.read(path: usablePath))
+            case .success(let usablePath): HeaderResult(path: usablePath, reader: reader, facts: metadata)
             case .failure(let error): HeaderResult(path: path.shown, header: .failure(ImageReadError(.io, error.reason)))
             }
         }
-        let expanded = Self.expand(direct, with: reader, jobs: jobs)
+        let expanded = Self.expand(direct, with: reader, jobs: jobs, facts: metadata)
         let results = expanded.map { HeaderResult(path: arguments.shown($0.path), header: $0.header) }
         for result in results {
             if case .failure(let error) = result.header { console.error("\(result.path): \(error.reason)") }
@@ -78,7 +78,7 @@ struct InspectCommand {
             return results.allSatisfy(\.succeeded) ? .success : .failure
         }
         let readings = expanded.parallelMap(jobs: jobs) { result in
-            result.succeeded ? InspectMetadata(path: result.path, reader: reader) : nil
+            result.facts.flatMap { InspectMetadata(path: result.path, facts: $0, reader: reader) }
         }
         for (result, reading) in zip(results, readings) {
             reading?.warnings.forEach { console.error("warning: \(result.path): \($0)") }
@@ -111,11 +111,11 @@ struct InspectCommand {
 
     /// A path that turned out to be a folder replaced by the files under it: checking for folders first
     /// would cost every file an extra stat.
-    static func expand(_ direct: [HeaderResult], with reader: MediaReader, jobs: Int) -> [HeaderResult] {
+    static func expand(_ direct: [HeaderResult], with reader: MediaReader, jobs: Int, facts: Bool = false) -> [HeaderResult] {
         guard direct.contains(where: \.isDirectory) else { return direct }
         return direct.flatMap { result -> [HeaderResult] in
             guard result.isDirectory else { return [result] }
-            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader) }
+            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader, facts: facts) }
         }
     }
 }

@@ -14,10 +14,8 @@ struct InspectMetadata: Sendable {
     /// What could not be used, one line each.
     var warnings: [String] = []
 
-    /// The file at `path` (already read once for its header: `inspect` reports a failure there).
-    init?(path: String, reader: MediaReader) {
-        guard let file = try? OpenFile.open(path), case .success(let sniffed) = reader.sniff(file),
-              case .success(let (_, facts)) = reader.read(file, sniffed: sniffed, facts: true) else { return nil }
+    /// The file at `path`, whose own bytes said `facts` (read with its header), and the sidecars beside it.
+    init(path: String, facts: PhotoFacts, reader: MediaReader) {
         var readings = [facts.metadata]
         warnings = facts.warnings
         let folderPath = FolderPath.parent(of: path)

@@ -24,6 +24,7 @@ enum ExifText {
     }
 
     static func clean(_ text: String) -> String? {
+        if isCleanASCII(text) { return text }
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -39,6 +40,23 @@ enum ExifText {
             scalars.append(scalar)
         }
         return scalars.isEmpty ? nil : String(scalars)
+    }
+
+    /// Whether the text is printable ASCII already as `clean` leaves it (single spaces, none at the ends):
+    /// most values are, and then no scalar is walked or copied.
+    private static func isCleanASCII(_ text: String) -> Bool {
+        var afterSpace = true  // (a leading space is not clean)
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                if afterSpace { return false }
+                afterSpace = true
+            } else if byte > 0x20 && byte < 0x7F {
+                afterSpace = false
+            } else {
+                return false
+            }
+        }
+        return !afterSpace  // (nor is a trailing one, or nothing at all)
     }
 
     private static func utf8(_ bytes: ArraySlice<UInt8>, cut: Bool) -> String? {

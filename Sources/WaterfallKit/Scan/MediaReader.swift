@@ -55,12 +55,17 @@ extension MediaReader {
     /// The header of the file at a path the user named (`inspect`, `layout`): opened once (a link at its end is
     /// followed: the user chose it), checked to be a regular file, and read from that descriptor.
     func read(path: String) -> Result<ImageHeader, ImageReadError> {
+        read(path: path, facts: false).map(\.0)
+    }
+
+    /// The same, and with `facts` what its metadata says, read in the same decoder job.
+    func read(path: String, facts: Bool) -> Result<(ImageHeader, PhotoFacts), ImageReadError> {
         let file: OpenFile
         do {
             file = try OpenFile.open(path)
         } catch {
             return .failure(FolderWalker.isDirectory(path) ? ImageReadError(.directory, "is a directory") : ImageReadError(.io, error.reason))
         }
-        return sniff(file).flatMap { read(file, sniffed: $0, facts: false) }.map(\.0)
+        return sniff(file).flatMap { read(file, sniffed: $0, facts: facts) }
     }
 }
