@@ -1,7 +1,8 @@
 /*
  * The XMP and IPTC readers under AddressSanitizer and UndefinedBehaviorSanitizer (make sanitize-metadata):
  * every file through wf_read_metadata_path with record buffers of several sizes (each allocated to exactly
- * its capacity), and every file through wf_read_xmp_memory with the sidecar limit and wf_read_iim_memory.
+ * its capacity), and every file through wf_read_xmp_memory with the sidecar limit, wf_read_iim_memory and
+ * PNG's raw-profile reader.
  * Checks that the records list is whole entries, each within what was written, and prints each file's
  * records with the largest buffer (`-v`), so a fixture's reading can be looked at by hand. First, the
  * counting allocator both parsers use (common/memory_budget.h): limits, nesting, and every byte given back.
@@ -12,6 +13,7 @@
 
 #include "cimageio.h"
 #include "memory_budget.h"
+#include "png_raw_profile.h"
 #include "slurp.h"
 
 #define REQUIRE(condition)                                                                  \
@@ -94,6 +96,9 @@ int main(int argc, char **argv) {
         records.length = records.total = 0;
         wf_read_iim_memory(bytes, length, &records);
         check(argv[i], "as-iim", &records, print && strstr(argv[i], ".iim") != NULL);
+        records.length = records.total = 0;
+        wf_read_raw_iptc_profile((const char *)bytes, length, &records);
+        check(argv[i], "as-raw-profile", &records, 0);
         free(records.bytes);
         free(bytes);
     }

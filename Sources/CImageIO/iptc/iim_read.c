@@ -8,7 +8,7 @@
  *
  * Read: 2:05 title, 2:120 description, 2:25 keywords, 2:80 by-line, 2:116 copyright, 2:55 + 2:60 date.
  * Text is UTF-8 when 1:90 says so (ESC % G), else UTF-8 when it is valid UTF-8, else Latin-1.
- * TIFF's IPTC tag 33723 is to come with TIFF (tiff/): it hands the same stream to wf_read_iim_memory.
+ * TIFF's tag 33723 (tiff/) and PNG's "Raw profile type iptc" (png/) hand their streams to wf_read_iim_memory.
  */
 #include "memory_budget.h"
 #include "metadata_readers.h"
@@ -22,7 +22,6 @@
 
 enum {
     DATASETS_MAX = 4096,
-    STREAM_MAX = 256 * 1024,
     MEMORY_MAX = 4 << 20,
     TEXT_MAX = 4096,
     ITEM_MAX = 256,
@@ -32,7 +31,7 @@ enum {
 
 /* Why the stream is refused, or NULL: its datasets must cover it exactly (NUL padding after them allowed). */
 static const char *precheck(const uint8_t *bytes, size_t length) {
-    if (length > STREAM_MAX) return "it is larger than 256 KiB";
+    if (length > WF_IIM_STREAM_MAX) return "it is larger than 256 KiB";
     uint64_t at = 0;
     int count = 0;
     while (at < length) {
@@ -172,7 +171,7 @@ void wf_read_iim_memory(const uint8_t *bytes, size_t length, wf_metadata_field *
 /* The IIM stream inside an APP13 "Photoshop 3.0\0" image-resource block (its 8BIM resource 0x0404). */
 void wf_read_ps3_iptc(const uint8_t *ps3, size_t length, wf_metadata_field *records) {
     unsigned int iim_length = 0;
-    if (length > STREAM_MAX + 1024) {
+    if (length > WF_IIM_STREAM_MAX + 1024) {
         wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "its APP13 segments are larger than 256 KiB");
         return;
     }
