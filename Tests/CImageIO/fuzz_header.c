@@ -1,5 +1,6 @@
 /* libFuzzer harness (make fuzz): the header reader (HEIF's box reader against libheif), the EXIF orientation parser, the metadata reader
- * (Exif payload, PNG text, XMP and IPTC records), the XMP parser and the IIM reader on the bytes themselves,
+ * (Exif payload, PNG text, XMP and IPTC records, TIFF's XMP and IPTC tags among them), the XMP parser, the
+ * IIM reader and PNG's raw-profile reader (hex, a declared length) on the bytes themselves,
  * the GIF frame compositor (at most 64 frames an input) and the TIFF and BMP decoders (decode_check.h) on any
  * bytes. */
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include "decode_check.h"
 #include "frames_check.h"
 #include "heif_format.h"
+#include "png_raw_profile.h"
 #include "stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -44,6 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
     parsed.length = parsed.total = 0;
     wf_read_iim_memory(data, size, &parsed);
+    if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
+    parsed.length = parsed.total = 0;
+    wf_read_raw_iptc_profile((const char *)data, size, &parsed);
     if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
     exercise_frames(data, size, 64);
     exercise_decode(data, size);

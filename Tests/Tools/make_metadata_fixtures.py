@@ -3,9 +3,11 @@
 
 gallery/: a folder the tests build as one gallery (MetadataBuildTests.swift): tiny photos (64x48, Pillow and
 pillow-heif) whose XMP and IPTC are written by exiftool (Debian's libimage-exiftool-perl), XMP sidecars in
-both spellings, and the precedence cases. hostile/: packets and IIM streams made byte by byte (billion
-laughs, external entities, invalid UTF-8, UTF-16, an IIM length overflow, 50,000 datasets), each inside a
-photo that must still be published, with one warning. The largest hostile inputs (100,000-deep nesting, a
+both spellings, and the precedence cases; a TIFF whose IFD comes after its pixels (tiffbytes.py) and a PNG
+with a raw IIM profile as ImageMagick writes it, made byte by byte. hostile/: packets and IIM streams made
+byte by byte (billion laughs, external entities, invalid UTF-8, UTF-16, an IIM length overflow, 50,000
+datasets; TIFF tags whose counts lie or run past the end; PNG raw profiles with bad hex or a lying length),
+each inside a photo that must still be published, with one warning. The largest hostile inputs (100,000-deep nesting, a
 4 MiB attribute, 100,000 keywords) are written by the Swift test itself, not committed.
 
 The expected answers live in the Swift tests. The output is committed; rerun only to re-record on purpose:
@@ -23,6 +25,9 @@ from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import tiffbytes as t  # noqa: E402
+
 OUT = os.path.join(HERE, "..", "WaterfallKitTests", "Fixtures", "metadata")
 GALLERY = os.path.join(OUT, "gallery")
 HOSTILE = os.path.join(OUT, "hostile")
@@ -115,6 +120,7 @@ def make_gallery():
     pillow_heif.register_heif_opener()
     picture((90, 160, 10)).save(f"{g}/xmp.heic", "HEIF", quality=50,
                                   xmp=xmp_packet(description(alt("title", "HEIC XMP title"))))
+    make_tiff_and_png_gallery(g)
     # Attributes, several descriptions, prefixes that are not the usual ones, an Alt without x-default.
     packet = xmp_packet(
         '<rdf:Description rdf:about="" xmlns:d="http://purl.org/dc/elements/1.1/"><d:title><rdf:Alt>'
@@ -131,7 +137,100 @@ def make_gallery():
     sidecar(f"{g}/gps-sidecar.jpg.xmp", alt("title", "GPS sidecar title") + gps)
 
 
+def utf8_iim(*datasets):
+    return dataset(1, 90, b"\x1b%G") + b"".join(dataset(2, tag, value.encode()) for tag, value in datasets)
+
+
+def tiff_with(entries, order="MM", first=False):
+    """A 16x12 RGB TIFF with `entries` in IFD0; by default its IFD after the pixels (as libtiff writes it)."""
+    rows = [bytes([120, 60, 200] * 16)] * 12
+    return t.tiff(16, 12, rows, order=order, rows_per_strip=4, first=first, extra=entries)
+
+
+def raw_profile(name, data, declared=None):
+    """ImageMagick's "Raw profile type" text: a newline, the name, the length (8 wide), the hex in lines."""
+    digits = data.hex()
+    lines = "\n".join(digits[i:i + 72] for i in range(0, len(digits), 72))
+    return f"\n{name}\n{declared if declared is not None else len(data):8d}\n{lines}\n"
+
+
+def png_with_text(path, keyword, text, colour=(90, 90, 160)):
+    info = PngInfo()
+    info.add_text(keyword, text)
+    picture(colour).save(path, "PNG", pnginfo=info)
+
+
+def make_tiff_and_png_gallery(g):
+    # TIFF: XMP (tag 700) and IPTC (tag 33723, which exiftool writes as LONG) through exiftool. Per field, XMP's
+    # title, keywords, rating and rights win; IPTC's description and creator fill in what XMP lacks.
+    picture((200, 120, 40)).save(f"{g}/xmp-iptc.tif", "TIFF", compression="tiff_lzw")
+    exiftool(f"{g}/xmp-iptc.tif", "-XMP-dc:Title=TIFF XMP title", "-XMP-dc:Subject=tiff-xmp-keyword",
+             "-XMP-xmp:Rating=3", "-XMP-dc:Rights=TIFF XMP rights", "-IPTC:ObjectName=TIFF IPTC title loses",
+             "-IPTC:Caption-Abstract=TIFF IPTC description", "-IPTC:Keywords=tiff-iptc-keyword-loses",
+             "-IPTC:By-line=TIFF IPTC creator", "-IPTC:CopyrightNotice=TIFF IPTC rights loses",
+             "-IPTC:CodedCharacterSet=UTF8")
+    # The IFD after the pixels, big-endian, XMP as UNDEFINED and IPTC as BYTE.
+    packet = xmp_packet(description(alt("title", "TIFF IFD-last XMP title")))
+    iim = utf8_iim((120, "TIFF IFD-last IPTC description"))
+    with open(f"{g}/ifd-last.tif", "wb") as f:
+        f.write(tiff_with([(700, t.UNDEFINED, packet), (33723, t.BYTE, iim)]))
+    # PNG: exiftool's raw profile (zTXt, the IIM inside Photoshop's 8BIM resources) and ImageMagick's form of
+    # it as tEXt with the bare IIM.
+    picture((40, 120, 200)).save(f"{g}/iptc.png", "PNG")
+    exiftool(f"{g}/iptc.png", "-IPTC:ObjectName=PNG IPTC title", "-IPTC:Caption-Abstract=PNG IPTC description",
+             "-IPTC:Keywords=png-keyword", "-IPTC:CodedCharacterSet=UTF8")
+    png_with_text(f"{g}/iptc-raw.png", "Raw profile type iptc",
+                  raw_profile("iptc", utf8_iim((5, "PNG raw IIM title"), (80, "PNG raw IIM creator"))))
+
+
 # ---- hostile ----------------------------------------------------------------------------------------------
+
+def with_entry(data, tag, count=None, offset=None):
+    """`data` (a TIFF) with IFD0's entry `tag` given another count or value offset: what no writer makes."""
+    e = ">" if data[:2] == b"MM" else "<"
+    ifd = struct.unpack(e + "I", data[4:8])[0]
+    out = bytearray(data)
+    for i in range(struct.unpack(e + "H", data[ifd:ifd + 2])[0]):
+        at = ifd + 2 + 12 * i
+        if struct.unpack(e + "H", data[at:at + 2])[0] != tag:
+            continue
+        if count is not None:
+            out[at + 4:at + 8] = struct.pack(e + "I", count)
+        if offset is not None:
+            out[at + 8:at + 12] = struct.pack(e + "I", offset)
+    return bytes(out)
+
+
+def make_hostile_tiff_and_png(h):
+    kept = utf8_iim((5, "IPTC title kept"))
+    packet = xmp_packet(description(alt("title", "XMP title kept")))
+    cases = {
+        # A count claiming 4 GiB: refused from the count, never allocated or read.
+        "tiff-xmp-count.tif": with_entry(tiff_with([(700, t.UNDEFINED, packet), (33723, t.BYTE, kept)]), 700,
+                                         count=0xFFFFFFF0),
+        "tiff-iptc-count.tif": with_entry(tiff_with([(700, t.UNDEFINED, packet), (33723, t.LONG, [0x1C020500] * 4)]),
+                                          33723, count=0x40000000),
+        "tiff-iptc-short.tif": tiff_with([(700, t.UNDEFINED, packet), (33723, t.SHORT, [0x1C02, 0x0500])]),
+    }
+    # An XMP tag whose bytes run past the end of the file (the file cut inside the packet; the IFD comes first).
+    whole = tiff_with([(700, t.UNDEFINED, xmp_packet(description(alt("title", "cut"))))], order="II", first=True)
+    cases["tiff-xmp-truncated.tif"] = whole[:-200]
+    for name, data in cases.items():
+        with open(f"{h}/{name}", "wb") as f:
+            f.write(data)
+    iim = utf8_iim((5, "never read"))
+    profiles = {
+        "png-iptc-bad-hex.png": raw_profile("iptc", iim).replace("1c", "zz", 1),
+        "png-iptc-lying.png": raw_profile("iptc", iim, declared=len(iim) + 40),
+        "png-iptc-longer.png": raw_profile("iptc", iim, declared=len(iim) - 4),
+        "png-iptc-huge.png": raw_profile("iptc", iim, declared=999999999),
+    }
+    for name, text in profiles.items():
+        png_with_text(f"{h}/{name}", "Raw profile type iptc", text)
+    # For the fuzzer and the sanitizer check: a raw profile's text itself.
+    with open(f"{h}/raw-profile-iptc.txt", "w") as f:
+        f.write(raw_profile("iptc", utf8_iim((5, "title"), (25, "keyword"))))
+
 
 def with_app(jpeg_bytes, marker, payload):
     segment = bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
@@ -198,6 +297,7 @@ def make_hostile():
     iptc_jpeg(f"{h}/iim-overflow.jpg", overflow)
     iptc_jpeg(f"{h}/iim-50000.jpg", b"".join(dataset(2, 25, b"") for _ in range(50000)))
     iptc_jpeg(f"{h}/iim-garbage.jpg", dataset(2, 5, b"title") + b"\x42" * 9)
+    make_hostile_tiff_and_png(h)
     # For the fuzzer and the sanitizer check: the raw streams.
     with open(f"{h}/overflow.iim", "wb") as f:
         f.write(overflow)

@@ -21,6 +21,9 @@ void wf_records_say(wf_metadata_field *records, uint8_t source, uint8_t field, c
 /* An XMP packet found in the file: parsed into out->records (embedded limits). */
 void wf_metadata_take_xmp(wf_metadata *out, const uint8_t *bytes, size_t length);
 
+/* The largest IIM stream read (iptc/iim_read.c): a file's container checks it from the declared size first. */
+#define WF_IIM_STREAM_MAX (256u * 1024)
+
 /* IPTC IIM from a JPEG's APP13 payload ("Photoshop 3.0\0" and its 8BIM resources, segments joined). */
 void wf_read_ps3_iptc(const uint8_t *ps3, size_t length, wf_metadata_field *records);
 

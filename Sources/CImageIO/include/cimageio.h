@@ -335,7 +335,8 @@ typedef struct {
 
 /*
  * `records`: what the file's XMP packet (JPEG APP1, PNG iTXt "XML:com.adobe.xmp", WebP "XMP ", HEIF's
- * application/rdf+xml item) and IPTC IIM (JPEG APP13) say, parsed in C (xmp/, iptc/) into a list of
+ * application/rdf+xml item, TIFF tag 700) and IPTC IIM (JPEG APP13, TIFF tag 33723, PNG "Raw profile type
+ * iptc") say, parsed in C (xmp/, iptc/) into a list of
  * entries, each a wf_metadata_record header then `length` bytes of UTF-8, one after another. Entries that do
  * not fit are left out whole (`total` then exceeds `length`). Never a location: only the fields below are read.
  */

@@ -8,8 +8,9 @@
  *
  * Read: 2:05 title, 2:120 description, 2:25 keywords, 2:80 by-line, 2:116 copyright, 2:55 + 2:60 date.
  * Text is UTF-8 when 1:90 says so (ESC % G), else UTF-8 when it is valid UTF-8, else Latin-1.
- * TIFF's IPTC tag 33723 is to come with TIFF (tiff/): it hands the same stream to wf_read_iim_memory.
+ * TIFF's tag 33723 (tiff/) and PNG's "Raw profile type iptc" (png/) hand their streams to wf_read_iim_memory.
  */
+#include "memory_budget.h"
 #include "metadata_readers.h"
 
 #include <libiptcdata/iptc-data.h>
@@ -21,7 +22,6 @@
 
 enum {
     DATASETS_MAX = 4096,
-    STREAM_MAX = 256 * 1024,
     MEMORY_MAX = 4 << 20,
     TEXT_MAX = 4096,
     ITEM_MAX = 256,
@@ -31,7 +31,7 @@ enum {
 
 /* Why the stream is refused, or NULL: its datasets must cover it exactly (NUL padding after them allowed). */
 static const char *precheck(const uint8_t *bytes, size_t length) {
-    if (length > STREAM_MAX) return "it is larger than 256 KiB";
+    if (length > WF_IIM_STREAM_MAX) return "it is larger than 256 KiB";
     uint64_t at = 0;
     int count = 0;
     while (at < length) {
@@ -58,42 +58,9 @@ static const char *precheck(const uint8_t *bytes, size_t length) {
     return NULL;
 }
 
-/* ---- libiptcdata's memory, counted ---- */
-
-static _Thread_local size_t memory_used;
-
-typedef union {
-    size_t size;
-    max_align_t align;
-} block;
-
-static void *counted_alloc(IptcLong size) {
-    if (size > MEMORY_MAX - memory_used) return NULL;
-    block *b = calloc(1, sizeof *b + size); /* libiptcdata expects zeroed memory, as its own allocator gives */
-    if (!b) return NULL;
-    b->size = size;
-    memory_used += size;
-    return b + 1;
-}
-
-static void counted_free(void *pointer) {
-    if (!pointer) return;
-    block *b = (block *)pointer - 1;
-    memory_used -= b->size;
-    free(b);
-}
-
-static void *counted_realloc(void *pointer, IptcLong size) {
-    if (!pointer) return counted_alloc(size);
-    block *b = (block *)pointer - 1;
-    size_t old = b->size;
-    if (size > old && size - old > MEMORY_MAX - memory_used) return NULL;
-    block *grown = realloc(b, sizeof *b + size);
-    if (!grown) return NULL;
-    grown->size = size;
-    memory_used = memory_used - old + size;
-    return grown + 1;
-}
+/* libiptcdata's memory, counted in the parse's own budget (common/memory_budget.h); its hooks take IptcLong. */
+static void *counted_alloc(IptcLong size) { return wf_counted_malloc(size); }
+static void *counted_realloc(void *pointer, IptcLong size) { return wf_counted_realloc(pointer, size); }
 
 /* ---- the datasets ---- */
 
@@ -174,11 +141,15 @@ void wf_read_iim_memory(const uint8_t *bytes, size_t length, wf_metadata_field *
         wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "%s", refusal);
         return;
     }
-    memory_used = 0;
-    IptcMem *memory = iptc_mem_new(counted_alloc, counted_realloc, counted_free);
+    wf_memory_budget budget;
+    wf_memory_budget_enter(&budget, MEMORY_MAX, 1);
+    IptcMem *memory = iptc_mem_new(counted_alloc, counted_realloc, wf_counted_free);
     IptcData *data = memory ? iptc_data_new_mem(memory) : NULL;
     if (memory) iptc_mem_unref(memory);
-    if (!data) return;
+    if (!data) {
+        wf_memory_budget_leave(&budget);
+        return;
+    }
     if (iptc_data_load(data, bytes, (unsigned int)length) < 0) {
         wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "libiptcdata cannot read it");
     } else {
@@ -194,12 +165,13 @@ void wf_read_iim_memory(const uint8_t *bytes, size_t length, wf_metadata_field *
                            KEYWORDS_MAX, KEYWORDS_MAX + r.dropped_keywords);
     }
     iptc_data_unref(data);
+    wf_memory_budget_leave(&budget);
 }
 
 /* The IIM stream inside an APP13 "Photoshop 3.0\0" image-resource block (its 8BIM resource 0x0404). */
 void wf_read_ps3_iptc(const uint8_t *ps3, size_t length, wf_metadata_field *records) {
     unsigned int iim_length = 0;
-    if (length > STREAM_MAX + 1024) {
+    if (length > WF_IIM_STREAM_MAX + 1024) {
         wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "its APP13 segments are larger than 256 KiB");
         return;
     }

@@ -1,9 +1,10 @@
 /*
- * PNG metadata: the eXIf chunk, the Description and Title text chunks and the XMP packet (iTXt
- * "XML:com.adobe.xmp") before IDAT, through libpng's
- * png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
+ * PNG metadata: the eXIf chunk, the Description and Title text chunks, the XMP packet (iTXt
+ * "XML:com.adobe.xmp") and the IPTC of a "Raw profile type iptc" text chunk (png_raw_profile.c) before IDAT,
+ * through libpng's png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
  */
 #include "png_format.h"
+#include "png_raw_profile.h"
 #include "png_support.h"
 #include "source_file.h"
 #include <stdlib.h>
@@ -94,22 +95,27 @@ static void collect(png_structp png, png_infop info, wf_metadata *out) {
     png_textp texts = NULL;
     int count = 0;
     png_get_text(png, info, &texts, &count);
-    int saw_xmp = 0;
+    int saw_xmp = 0, saw_iptc = 0;
     for (int i = 0; i < count; i++) {
         const png_text *text = &texts[i];
-        if (!saw_xmp && text->compression >= PNG_ITXT_COMPRESSION_NONE && keyword_is(text->key, "xml:com.adobe.xmp")
-            && text->text != NULL) {
+        if (text->text == NULL) continue;
+        int international = text->compression == PNG_ITXT_COMPRESSION_NONE ||
+                            text->compression == PNG_ITXT_COMPRESSION_zTXt;
+        size_t length = international ? text->itxt_length : text->text_length;
+        if (!saw_xmp && international && keyword_is(text->key, "xml:com.adobe.xmp")) {
             saw_xmp = 1;
-            wf_metadata_take_xmp(out, (const uint8_t *)text->text, text->itxt_length);
+            wf_metadata_take_xmp(out, (const uint8_t *)text->text, length);
+            continue;
+        }
+        if (!saw_iptc && wf_is_raw_iptc_profile(text->key)) {
+            saw_iptc = 1;
+            wf_read_raw_iptc_profile(text->text, length, &out->records);
             continue;
         }
         wf_metadata_field *field = keyword_is(text->key, "description") ? &out->description
                                  : keyword_is(text->key, "title")       ? &out->title
                                  : NULL;
-        if (field == NULL || field->total > 0 || text->text == NULL) continue;
-        int international = text->compression == PNG_ITXT_COMPRESSION_NONE ||
-                            text->compression == PNG_ITXT_COMPRESSION_zTXt;
-        size_t length = international ? text->itxt_length : text->text_length;
+        if (field == NULL || field->total > 0) continue;
         wf_metadata_keep(field, (const uint8_t *)text->text, length);
     }
 }

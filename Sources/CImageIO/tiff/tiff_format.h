@@ -14,8 +14,8 @@ int wf_sniff_tiff(const uint8_t *bytes, size_t length);
  * Waterfall does not read (DNG, a preview first, a codec off the allow-list, float samples) is refused
  * here, with the reason. */
 void wf_read_tiff_header(wf_stream *stream, wf_header *out);
-/* IFD0's descriptive tags and its Exif IFD, re-serialised as a small TIFF structure for the EXIF facts
- * (tiff_metadata.c). */
+/* IFD0's descriptive tags and its Exif IFD, re-serialised as a small TIFF structure for the EXIF facts, and
+ * IFD0's XMP (tag 700) and IPTC IIM (tag 33723) parsed into the records (tiff_metadata.c). */
 void wf_read_tiff_metadata(wf_stream *stream, wf_metadata *out);
 /* IFD0's pixels as stored (orientation left to the caller), through libtiff's RGBA route, band by band:
  * 8 bits a sample, gray as gray, alpha straight (not premultiplied), CMYK made RGB. */

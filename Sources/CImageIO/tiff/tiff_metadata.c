@@ -1,14 +1,17 @@
 /*
- * A TIFF's EXIF facts. A TIFF file is the same structure as the TIFF block inside a JPEG's Exif APP1, so its
- * IFD0 and Exif IFD could go to the EXIF parser as they are, but IFD0 may lie anywhere in a file of any size
- * (libtiff writes it after the image data). So the two IFDs are copied, with their values, into a small TIFF
- * structure in the file's byte order (at most 65,527 bytes, what a JPEG's Exif holds), and the parser reads
- * that as it reads a JPEG's: the same facts, the same rules.
+ * A TIFF's EXIF facts, XMP and IPTC. A TIFF file is the same structure as the TIFF block inside a JPEG's Exif
+ * APP1, so its IFD0 and Exif IFD could go to the EXIF parser as they are, but IFD0 may lie anywhere in a file
+ * of any size (libtiff writes it after the image data). So the two IFDs are copied, with their values, into a
+ * small TIFF structure in the file's byte order (at most 65,527 bytes, what a JPEG's Exif holds), and the
+ * parser reads that as it reads a JPEG's: the same facts, the same rules.
  *
  * Bounded: IFD0's descriptive tags only (description, make, model, orientation, software, date, artist,
  * rating, copyright, the Exif pointer) and the Exif IFD's entries but its Interoperability pointer; no
  * value over 32 KiB; at most 1,024 entries an IFD; no other IFD (no chain, no GPS, no SubIFDs). Own code,
  * not libtiff: nothing is decoded or allocated beyond these bytes. A BigTIFF gives no facts.
+ *
+ * IFD0's XMP (tag 700) and IPTC IIM (tag 33723) go to the parsers JPEG's APP1 and APP13 go to, under the
+ * same limits, checked against the tag's declared size before a byte of the value is read.
  */
 #include "metadata_readers.h"
 #include "tiff_format.h"
@@ -16,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_OUTPUT = 65527, MAX_VALUE = 32768, MAX_ENTRIES = 1024, EXIF_POINTER = 0x8769, INTEROP_POINTER = 0xA005 };
+enum { MAX_OUTPUT = 65527, MAX_VALUE = 32768, MAX_ENTRIES = 1024, EXIF_POINTER = 0x8769, INTEROP_POINTER = 0xA005,
+       XMP_TAG = 700, IPTC_TAG = 33723 };
+enum { TYPE_BYTE = 1, TYPE_LONG = 4, TYPE_UNDEFINED = 7 };
 
 typedef struct {
     wf_stream *stream;
@@ -56,26 +61,28 @@ static int64_t value_length(const copier *c, const uint8_t *entry) {
     return length == 0 || length > MAX_VALUE ? -1 : (int64_t)length;
 }
 
-/* Copies the IFD at `at` in the file (the entries `keeps` accepts, with their values) to the end of the
- * output, as an IFD with no next; its offset in the output, or 0 when it could not be read or did not fit.
- * The Exif pointer's value is left as the file has it, at *pointer_slot in the output. */
-static uint32_t copy_ifd(copier *c, uint32_t at, int (*keeps)(uint32_t), size_t *pointer_slot) {
+/* The IFD at `at` in the file: its entries (at most MAX_ENTRIES of them, 12 bytes each), or NULL. */
+static uint8_t *read_table(const copier *c, uint32_t at, uint32_t *count) {
     uint8_t count_bytes[2];
-    if (at < 8 || wf_stream_read_at(c->stream, at, count_bytes, 2) != 2) return 0;
-    uint32_t count = get(c, count_bytes, 2);
-    if (count > MAX_ENTRIES) count = MAX_ENTRIES;
-    uint8_t *table = malloc((size_t)count * 12 + 1);
-    if (!table || wf_stream_read_at(c->stream, (uint64_t)at + 2, table, (size_t)count * 12) != (size_t)count * 12) {
+    if (at < 8 || wf_stream_read_at(c->stream, at, count_bytes, 2) != 2) return NULL;
+    *count = get(c, count_bytes, 2);
+    if (*count > MAX_ENTRIES) *count = MAX_ENTRIES;
+    uint8_t *table = malloc((size_t)*count * 12 + 1);
+    if (table && wf_stream_read_at(c->stream, (uint64_t)at + 2, table, (size_t)*count * 12) != (size_t)*count * 12) {
         free(table);
-        return 0;
+        return NULL;
     }
+    return table;
+}
+
+/* Copies an IFD's entries (those `keeps` accepts, with their values) to the end of the output, as an IFD
+ * with no next; its offset in the output, or 0 when none could be kept or they did not fit.
+ * The Exif pointer's value is left as the file has it, at *pointer_slot in the output. */
+static uint32_t copy_ifd(copier *c, const uint8_t *table, uint32_t count, int (*keeps)(uint32_t), size_t *pointer_slot) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < count; i++) kept += keeps(get(c, table + i * 12, 2)) && value_length(c, table + i * 12) >= 0;
     size_t ifd = (c->length + 1) & ~(size_t)1, values = ifd + 2 + (size_t)kept * 12 + 4;
-    if (kept == 0 || values > MAX_OUTPUT) {
-        free(table);
-        return 0;
-    }
+    if (kept == 0 || values > MAX_OUTPUT) return 0;
     uint8_t *out = c->bytes + ifd + 2;
     uint32_t written = 0;
     for (uint32_t i = 0; i < count && written < kept; i++) {
@@ -95,11 +102,62 @@ static uint32_t copy_ifd(copier *c, uint32_t at, int (*keeps)(uint32_t), size_t 
         out += 12;
         written++;
     }
-    free(table);
     put(c, c->bytes + ifd, written, 2);
     memset(c->bytes + ifd + 2 + (size_t)written * 12, 0, 4); /* no next IFD */
     c->length = values;
     return written ? (uint32_t)ifd : 0;
+}
+
+static void copy_exif(copier *c, const uint8_t *ifd0, uint32_t ifd0_count, uint32_t ifd0_offset) {
+    size_t slot = 0, unused = 0;
+    if (copy_ifd(c, ifd0, ifd0_count, ifd0_keeps, &slot) != 8 || !slot) return;
+    uint32_t exif = get(c, c->bytes + slot, 4), count = 0, copied = 0;
+    uint8_t *table = exif != ifd0_offset ? read_table(c, exif, &count) : NULL;
+    if (table) copied = copy_ifd(c, table, count, exif_keeps, &unused);
+    free(table);
+    put(c, c->bytes + slot, copied, 4);
+}
+
+/* One XMP or IIM tag's value, parsed: its type must be bytes (or, for IIM, LONG, as libtiff's RichTIFFIPTC
+ * stores it: its bytes are taken as the file holds them), its declared size within the parser's limit. */
+static void take_packet(const copier *c, const uint8_t *entry, int is_xmp, wf_metadata *out) {
+    uint8_t source = is_xmp ? WF_RECORD_XMP : WF_RECORD_IPTC;
+    uint32_t type = get(c, entry + 2, 2);
+    uint64_t length = (uint64_t)get(c, entry + 4, 4) * type_size(type), max = is_xmp ? WF_XMP_EMBEDDED_MAX : WF_IIM_STREAM_MAX;
+    if (type != TYPE_BYTE && type != TYPE_UNDEFINED && (is_xmp || type != TYPE_LONG)) {
+        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "its TIFF tag %u is of type %u, not bytes",
+                       is_xmp ? XMP_TAG : IPTC_TAG, type);
+        return;
+    }
+    if (length > max) {
+        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "it is larger than %s (%llu bytes)",
+                       is_xmp ? "1 MiB" : "256 KiB", (unsigned long long)length);
+        return;
+    }
+    uint8_t *bytes = malloc(length ? (size_t)length : 1);
+    if (!bytes) return;
+    if (length <= 4) memcpy(bytes, entry + 8, (size_t)length);
+    else if (wf_stream_read_at(c->stream, get(c, entry + 8, 4), bytes, (size_t)length) != (size_t)length) {
+        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "its %llu bytes run past the end of the file",
+                       (unsigned long long)length);
+        free(bytes);
+        return;
+    }
+    if (is_xmp) wf_metadata_take_xmp(out, bytes, (size_t)length);
+    else wf_read_iim_memory(bytes, (size_t)length, &out->records);
+    free(bytes);
+}
+
+/* IFD0's first XMP and first IPTC tag. */
+static void take_packets(const copier *c, const uint8_t *table, uint32_t count, wf_metadata *out) {
+    int saw[2] = {0, 0}; /* IIM, XMP */
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t tag = get(c, table + i * 12, 2);
+        int is_xmp = tag == XMP_TAG;
+        if ((!is_xmp && tag != IPTC_TAG) || saw[is_xmp]) continue;
+        saw[is_xmp] = 1;
+        take_packet(c, table + i * 12, is_xmp, out);
+    }
 }
 
 void wf_read_tiff_metadata(wf_stream *stream, wf_metadata *out) {
@@ -115,13 +173,13 @@ void wf_read_tiff_metadata(wf_stream *stream, wf_metadata *out) {
         memcpy(c->bytes, header, 4);
         put(c, c->bytes + 4, 8, 4);
         c->length = 8;
-        size_t slot = 0, unused = 0;
-        uint32_t ifd0 = get(c, header + 4, 4);
-        if (copy_ifd(c, ifd0, ifd0_keeps, &slot) == 8 && slot) {
-            uint32_t exif = get(c, c->bytes + slot, 4);
-            uint32_t copied = exif != ifd0 ? copy_ifd(c, exif, exif_keeps, &unused) : 0;
-            put(c, c->bytes + slot, copied, 4);
+        uint32_t ifd0 = get(c, header + 4, 4), count = 0;
+        uint8_t *table = read_table(c, ifd0, &count);
+        if (table) {
+            copy_exif(c, table, count, ifd0);
+            take_packets(c, table, count, out);
         }
+        free(table);
         if (c->length > 8) wf_metadata_keep(&out->exif, c->bytes, c->length);
     }
     free(c);

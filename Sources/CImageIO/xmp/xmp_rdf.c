@@ -10,6 +10,7 @@
  * 64, more than 16 MiB of expat's memory (a counting allocator), a packet over the caller's limit, and any
  * expat error (invalid UTF-8 among them).
  */
+#include "memory_budget.h"
 #include "metadata_readers.h"
 
 #include <expat.h>
@@ -64,6 +65,7 @@ typedef struct {
 
 typedef struct {
     XML_Parser parser;
+    wf_memory_budget memory;
     char refusal[160];
     int depth;
     uint8_t frames[DEPTH_MAX + 2];
@@ -81,51 +83,8 @@ typedef struct {
     int dropped_keywords;
 } walk;
 
-/* ---- expat's memory, counted (the suite has no context pointer: one parse per thread at a time) ---- */
-
-static _Thread_local size_t memory_used;
-static _Thread_local int memory_refused;
-
-typedef union {
-    size_t size;
-    max_align_t align;
-} block;
-
-static void *counted_malloc(size_t size) {
-    if (size > MEMORY_MAX - memory_used) {
-        memory_refused = 1;
-        return NULL;
-    }
-    block *b = malloc(sizeof *b + size);
-    if (!b) return NULL;
-    b->size = size;
-    memory_used += size;
-    return b + 1;
-}
-
-static void counted_free(void *pointer) {
-    if (!pointer) return;
-    block *b = (block *)pointer - 1;
-    memory_used -= b->size;
-    free(b);
-}
-
-static void *counted_realloc(void *pointer, size_t size) {
-    if (!pointer) return counted_malloc(size);
-    block *b = (block *)pointer - 1;
-    size_t old = b->size;
-    if (size > old && size - old > MEMORY_MAX - memory_used) {
-        memory_refused = 1;
-        return NULL;
-    }
-    block *grown = realloc(b, sizeof *b + size);
-    if (!grown) return NULL;
-    grown->size = size;
-    memory_used = memory_used - old + size;
-    return grown + 1;
-}
-
-static const XML_Memory_Handling_Suite counted = {counted_malloc, counted_realloc, counted_free};
+/* expat's memory, counted in the parse's own budget (common/memory_budget.h). */
+static const XML_Memory_Handling_Suite counted = {wf_counted_malloc, wf_counted_realloc, wf_counted_free};
 
 /* ---- the walk ---- */
 
@@ -329,7 +288,7 @@ static void parse(walk *w, const uint8_t *bytes, size_t length) {
         int last = at + n == length;
         if (XML_Parse(w->parser, (const char *)bytes + at, (int)n, last) != XML_STATUS_OK) {
             if (w->refusal[0] != '\0') return;
-            if (memory_refused) {
+            if (w->memory.refused) {
                 refuse(w, "it needs more than 16 MiB of memory to read");
                 return;
             }
@@ -357,8 +316,7 @@ void wf_read_xmp_memory(const uint8_t *bytes, size_t length, size_t max_length, 
     walk *w = calloc(1, sizeof *w);
     if (!w) return;
     w->current = P_NONE;
-    memory_used = 0;
-    memory_refused = 0;
+    wf_memory_budget_enter(&w->memory, MEMORY_MAX, 0);
     w->parser = XML_ParserCreate_MM(NULL, &counted, " ");
     if (!w->parser) {
         wf_records_say(records, WF_RECORD_XMP, WF_RECORD_REFUSED, "out of memory");
@@ -368,6 +326,7 @@ void wf_read_xmp_memory(const uint8_t *bytes, size_t length, size_t max_length, 
         else emit(w, records);
         XML_ParserFree(w->parser);
     }
+    wf_memory_budget_leave(&w->memory);
     for (int p = 0; p < P_COUNT; p++) free(w->items[p]);
     free(w);
 }

@@ -21,7 +21,7 @@ struct InspectCommand {
           --json            one JSON array, one object per file, in the order given
           --metadata        also each file's title, description, keywords, rating, creator, rights
                             and date, each with its source (sidecars beside it, XMP, IPTC, EXIF:
-                            docs/metadata.md)
+                            docs/metadata.md), and a Live Photo's content identifier
           --max-pixels N    refuse images of more than N pixels (default 250000000)
           --jobs N          read N files at a time (default: the number of cores)
           -h, --help        show this help

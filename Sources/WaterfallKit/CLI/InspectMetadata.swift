@@ -6,9 +6,12 @@ import Darwin
 
 /// `inspect --metadata`: a file's metadata as a build would merge it, each field with where it came from
 /// (`title "Sunset" from XMP sidecar IMG_1.jpg.xmp`): the sidecars beside it (NAME.txt, the XMP sidecar),
-/// then its own bytes (XMP, IPTC, EXIF). Never a location: none is read.
+/// then its own bytes (XMP, IPTC, EXIF). Never a location: none is read. Also Apple's content identifier, which
+/// pairs a Live Photo's still and clip (docs/metadata.md), so a pair that is not made can be looked into.
 struct InspectMetadata: Sendable {
     var metadata: PhotoMetadata
+    /// From a still's EXIF (Apple's MakerNote) or a video's container.
+    var contentIdentifier: (value: String, source: MetadataSource)?
     /// The sidecar files that were read, by source (`IMG_1.jpg.xmp`).
     var files: [MetadataSource: String] = [:]
     /// What could not be used, one line each.
@@ -18,6 +21,7 @@ struct InspectMetadata: Sendable {
     init(path: String, facts: PhotoFacts, reader: MediaReader) {
         var readings = [facts.metadata]
         warnings = facts.warnings
+        contentIdentifier = facts.contentIdentifier.map { ($0, sniffed.isVideo ? .container : .exif) }
         let folderPath = FolderPath.parent(of: path)
         let name = FolderPath.lastComponent(of: path)
         if let folder = try? InputFolder(path: folderPath, label: "the folder", followsAllLinks: false) {
@@ -61,13 +65,15 @@ struct InspectMetadata: Sendable {
         if let v = metadata.creator { out.append(("creator", .string(v.value), quoted(v.value), v.source)) }
         if let v = metadata.rights { out.append(("rights", .string(v.value), quoted(v.value), v.source)) }
         if let v = metadata.taken { out.append(("taken", .string(v.value.text), v.value.text, v.source)) }
+        if let v = contentIdentifier { out.append(("contentIdentifier", .string(v.value), quoted(v.value), v.source)) }
         return out
     }
 
     /// `title "Sunset" from XMP sidecar IMG_1.jpg.xmp`, one line a field.
     var lines: [String] {
         fields.map { field in
-            "\(field.name) \(field.text) from \(field.source.label)" + (files[field.source].map { " " + $0 } ?? "")
+            let name = field.name == "contentIdentifier" ? "content identifier" : field.name
+            return "\(name) \(field.text) from \(field.source.label)" + (files[field.source].map { " " + $0 } ?? "")
         }
     }
 

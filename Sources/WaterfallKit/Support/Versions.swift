@@ -58,8 +58,8 @@ enum Versions {
     /// What a photo's facts hold as `PhotoFacts` reads them: an entry's facts of another version are read
     /// again from the photo, without making its images again. 1: EXIF's; 2: metadata with sources.
     /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating; 4: a Live Photo's content identifier (still
-    /// and clip).
-    static let facts = 4
+    /// and clip); 5: a TIFF's XMP and IPTC, a PNG's raw IPTC profile.
+    static let facts = 5
     /// The memo of the last build's plan (`PlanMemo`).
     static let plan = "waterfall-plan-1"
     /// The output's manifest of the files Waterfall wrote (`OutputRecords`).

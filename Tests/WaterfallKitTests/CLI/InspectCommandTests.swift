@@ -136,6 +136,20 @@ struct InspectCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)  // nothing was built
     }
 
+    /// A Live Photo's content identifier, from the still's Apple MakerNote and the clip's QuickTime key.
+    @Test func metadataShowsALivePhotosContentIdentifier() throws {
+        let live = Fixtures.root.appendingPathComponent("live").path
+        let id = "1F3C8B2A-0001-4C6E-9D1B-7A2E5F0C3D41"
+        let run = try WaterfallProcess.run(["inspect", "--metadata", live + "/IMG_0001.HEIC", live + "/IMG_0001.MOV", live + "/IMG_0003.JPG"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("IMG_0001.HEIC:\n  content identifier \"\(id)\" from EXIF\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("  content identifier \"\(id)\" from video container\n"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "content identifier").count == 3, "IMG_0003.JPG has none: \(run.stdout)")
+        let json = try json(try WaterfallProcess.run(["inspect", "--metadata", "--json", live + "/IMG_0001.HEIC", live + "/IMG_0001.MOV"]).stdout)
+        let identifiers = json.map { ($0["metadata"] as? [String: Any])?["contentIdentifier"] as? [String: String] }
+        #expect(identifiers == [["value": id, "source": "exif"], ["value": id, "source": "container"]])
+    }
+
     @Test func helpAndVersion() throws {
         let help = try WaterfallProcess.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("inspect"))

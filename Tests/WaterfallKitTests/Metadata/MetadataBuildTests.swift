@@ -15,7 +15,7 @@ struct MetadataBuildTests {
     static func build() throws -> (input: TemporaryFolder, output: TemporaryFolder, run: WaterfallProcess.Outcome) {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         for name in try Fixtures.files(in: "metadata/gallery") { try input.copy(gallery + "/" + name, as: name) }
-        for name in try Fixtures.files(in: "metadata/hostile") where name.hasSuffix(".jpg") {
+        for name in try Fixtures.files(in: "metadata/hostile") where [".jpg", ".tif", ".png"].contains(where: name.hasSuffix) {
             try input.copy(hostile + "/" + name, as: "hostile/" + name)
         }
         let plain = gallery + "/plain.jpg"
@@ -57,6 +57,13 @@ struct MetadataBuildTests {
             ("photos/xmp.png.html", ["PNG XMP title"]),
             ("photos/xmp.webp.html", ["WebP XMP title"]),
             ("photos/xmp.heic.html", ["HEIC XMP title"]),
+            ("photos/xmp-iptc.tif.html", ["TIFF XMP title", "TIFF IPTC description", "tiff-xmp-keyword"]),
+            ("photos/ifd-last.tif.html", ["TIFF IFD-last XMP title", "TIFF IFD-last IPTC description"]),
+            ("photos/iptc.png.html", ["PNG IPTC title", "PNG IPTC description", "png-keyword"]),
+            ("photos/iptc-raw.png.html", ["PNG raw IIM title"]),
+            ("hostile/photos/tiff-xmp-count.tif.html", ["IPTC title kept"]),
+            ("hostile/photos/tiff-iptc-count.tif.html", ["XMP title kept"]),
+            ("hostile/photos/tiff-iptc-short.tif.html", ["XMP title kept"]),
             ("photos/rdf.jpg.html", ["Default title"]),
             ("hostile/photos/utf16.jpg.html", ["UTF-16 title"]),
             ("hostile/photos/latin1-declared.jpg.html", ["Café declared"]),
@@ -70,7 +77,8 @@ struct MetadataBuildTests {
         // What lost, and what is not Dublin Core though its prefix says dc:, is on no page.
         let site = try Fixtures.siteFiles(in: output.path).filter { $0.hasSuffix(".html") }
             .map { try Self.page(output, $0) }.joined()
-        for loser in ["Embedded loses", "Second sidecar loses", "IPTC loses", "EXIF loses", "XMP loses to text", "Not Dublin Core", "Titre"] {
+        for loser in ["Embedded loses", "Second sidecar loses", "IPTC loses", "EXIF loses", "XMP loses to text", "Not Dublin Core", "Titre",
+                      "TIFF IPTC title loses", "tiff-iptc-keyword-loses", "TIFF IPTC rights loses", "never read"] {
             #expect(!site.contains(loser), "\(loser) is published")
         }
         // A sidecar is not a photo: no line about any.
@@ -94,6 +102,14 @@ struct MetadataBuildTests {
             ("deep.jpg", "its XMP sidecar deep.jpg.xmp is not used: it is nested more than 64 elements deep"),
             ("attribute.jpg", "its XMP sidecar attribute.jpg.xmp is not used: it is larger than 4 MiB"),
             ("keywords.jpg", "only the first 500 of its 100000 XMP keywords are used"),
+            ("tiff-xmp-count.tif", "its XMP is not used: it is larger than 1 MiB (4294967280 bytes)"),
+            ("tiff-xmp-truncated.tif", "its XMP is not used: its 514 bytes run past the end of the file"),
+            ("tiff-iptc-count.tif", "its IPTC is not used: it is larger than 256 KiB (4294967296 bytes)"),
+            ("tiff-iptc-short.tif", "its IPTC is not used: its TIFF tag 33723 is of type 3, not bytes"),
+            ("png-iptc-bad-hex.png", "its IPTC is not used: its PNG raw profile has a character that is not a hex digit"),
+            ("png-iptc-lying.png", "its IPTC is not used: its PNG raw profile holds fewer bytes than it declares"),
+            ("png-iptc-longer.png", "its IPTC is not used: its PNG raw profile holds more bytes than it declares"),
+            ("png-iptc-huge.png", "its IPTC is not used: its PNG raw profile declares 999999999 bytes, over 256 KiB"),
         ]
         let lines = run.stderr.split(separator: "\n").map(String.init)
         for (name, reason) in reasons {
@@ -143,6 +159,23 @@ struct MetadataBuildTests {
         #expect(metadata["title"]?["file"] as? String == "sidecar.jpg.xmp")
         #expect(metadata["rating"]?["value"] as? Int == 5)
         #expect(metadata["description"]?["source"] as? String == "xmp")
+    }
+
+    /// TIFF's XMP and IPTC tags and PNG's raw IPTC profile, merged in the same order as JPEG's.
+    @Test func inspectReadsTIFFAndPNGMetadata() throws {
+        let run = try WaterfallProcess.run(["inspect", "--metadata", Self.gallery + "/xmp-iptc.tif", Self.gallery + "/iptc.png"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for line in ["title \"TIFF XMP title\" from XMP", "description \"TIFF IPTC description\" from IPTC",
+                     "keywords \"tiff-xmp-keyword\" from XMP", "rating 3 from XMP", "creator \"TIFF IPTC creator\" from IPTC",
+                     "rights \"TIFF XMP rights\" from XMP", "title \"PNG IPTC title\" from IPTC",
+                     "description \"PNG IPTC description\" from IPTC", "keywords \"png-keyword\" from IPTC"] {
+            #expect(run.stdout.contains("  " + line + "\n"), "\(line): \(run.stdout)")
+        }
+        let json = try WaterfallProcess.run(["inspect", "--metadata", "--json", Self.gallery + "/ifd-last.tif"])
+        let files = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let metadata = try #require(files.first?["metadata"] as? [String: [String: Any]])
+        #expect(metadata["title"]?["value"] as? String == "TIFF IFD-last XMP title")
+        #expect(metadata["description"]?["source"] as? String == "iptc")
     }
 
     @Test func datesAndRatingsReadAsTheirSourcesWriteThem() {
