@@ -78,7 +78,9 @@ struct InspectCommand {
             return results.allSatisfy(\.succeeded) ? .success : .failure
         }
         let readings = expanded.parallelMap(jobs: jobs) { result in
-            result.facts.flatMap { InspectMetadata(path: result.path, facts: $0, reader: reader) }
+            result.facts.flatMap { facts in
+                InspectMetadata(path: result.path, facts: facts, isVideo: (try? result.header.get())?.isVideo ?? false, reader: reader)
+            }
         }
         for (result, reading) in zip(results, readings) {
             reading?.warnings.forEach { console.error("warning: \(result.path): \($0)") }

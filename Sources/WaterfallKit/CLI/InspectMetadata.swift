@@ -18,10 +18,10 @@ struct InspectMetadata: Sendable {
     var warnings: [String] = []
 
     /// The file at `path`, whose own bytes said `facts` (read with its header), and the sidecars beside it.
-    init(path: String, facts: PhotoFacts, reader: MediaReader) {
+    init(path: String, facts: PhotoFacts, isVideo: Bool, reader: MediaReader) {
         var readings = [facts.metadata]
         warnings = facts.warnings
-        contentIdentifier = facts.contentIdentifier.map { ($0, sniffed.isVideo ? .container : .exif) }
+        contentIdentifier = facts.contentIdentifier.map { ($0, isVideo ? .container : .exif) }
         let folderPath = FolderPath.parent(of: path)
         let name = FolderPath.lastComponent(of: path)
         if let folder = try? InputFolder(path: folderPath, label: "the folder", followsAllLinks: false) {
