@@ -1,7 +1,8 @@
-"""Live Photos in every engine (Tests/WaterfallKitTests/Fixtures/live, built by the binary under test): the
-board shows each pair as its still with a "Live" mark (and "Live Photo" for screen readers); the photo
-page shows the still first, with its video hidden and not loaded; the Live button plays the video over the
-still; without JavaScript the button is a plain link to the video.
+"""Live Photos in every engine (Tests/WaterfallKitTests/Fixtures/live and live-hevc, built by the binary under
+test): the board shows each pair as its still with a "Live" mark (and "Live Photo" for screen readers); the
+photo page shows the still first, with its video hidden and not loaded; the Live button plays the video over
+the still, with its sound, and an iPhone's HEVC clip plays as H.264; without JavaScript the button is a
+plain link to the video.
 
 Screenshots of the board and a Live Photo's page at a phone's and a desktop's size go to
 Tests/Artifacts/browser/live-*.png.
@@ -141,3 +142,32 @@ def test_an_hevc_live_photo_plays(normal_browser, hevc_site, page):
     played = normal_browser.run_async(PLAY_JS)
     assert played["error"] is None and played["over"] and played["time"] >= 0.3, played
     assert played["size"] == [64, 48] and played["frames"] > 0, played
+
+
+SOUND_JS = """
+const done = arguments[arguments.length - 1];
+const holder = document.querySelector('.wf-live-photo'), video = holder.querySelector('video');
+const started = performance.now();
+const check = () => {
+  if (video.currentTime >= 0.3 || video.error || performance.now() - started > 20000)
+    done({time: video.currentTime, muted: video.muted, volume: video.volume, paused: video.paused,
+          playing: holder.classList.contains('wf-playing'), error: video.error ? video.error.code : null});
+  else setTimeout(check, 50);
+};
+check();
+"""
+
+
+def test_the_live_button_plays_with_sound(normal_browser, hevc_site):
+    # The visitor's click plays the clip with its sound (the clip has AAC). A script's click is no gesture
+    # of the visitor's: the engines refuse it sound, and the page plays the clip muted instead.
+    page = (hevc_site / "photos" / "IMG_0010.HEIC.html").as_uri()
+    normal_browser.load(page + "?click", 390, 844)
+    normal_browser.click(".wf-live-button")
+    heard = normal_browser.run_async(SOUND_JS)
+    assert heard["error"] is None and heard["playing"] and heard["time"] >= 0.3, heard
+    assert not heard["muted"] and heard["volume"] == 1, heard
+    normal_browser.load(page + "?script", 390, 844)
+    normal_browser.run("document.querySelector('.wf-live-button').click()")
+    muted = normal_browser.run_async(SOUND_JS)
+    assert muted["error"] is None and muted["playing"] and muted["time"] >= 0.3 and muted["muted"], muted
