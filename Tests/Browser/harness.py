@@ -377,6 +377,9 @@ class Browser:
     def navigate(self, url: str):
         self.driver.navigate(url)
 
+    def click(self, selector: str):
+        self.driver.click(selector)
+
     def url(self) -> str:
         return self.driver.run("return location.href")
 

@@ -8,9 +8,13 @@ MakerNote from nothing, so the bytes are built here and Pillow (pillow-heif for 
 is the QuickTime key com.apple.quicktime.content.identifier, which Debian's FFmpeg writes with
 `-movflags use_metadata_tags`. H.264 + AAC in MOV, so every browser engine plays the published clip.
 
+Beside them, Fixtures/live-hevc/: Live Photos whose clips are HEVC (libx265, 8-bit 4:2:0, tagged hvc1) with
+AAC, as iPhones record them, which Waterfall converts to H.264: one pair by name and identifier, one by
+identifier across names.
+
 The outputs are committed; rerun this only to re-record on purpose (.venv's Pillow and pillow-heif, ffmpeg):
 
-    .venv/bin/python Tests/Tools/make_live_photo_fixtures.py
+    .venv/bin/python Tests/Tools/make_live_photo_fixtures.py [LIVE_FOLDER [HEVC_FOLDER]]
 
 Read back with `exiftool -a -G1 -MakerNotes:all` (Debian's 12.57 names the tag MediaGroupUUID) and
 `ffprobe -show_entries format_tags`.
@@ -25,6 +29,7 @@ import pillow_heif
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(os.path.dirname(HERE), "WaterfallKitTests", "Fixtures", "live")
+OUT_HEVC = OUT + "-hevc"
 
 ID_PAIR = "1F3C8B2A-0001-4C6E-9D1B-7A2E5F0C3D41"
 ID_STILL_2 = "1F3C8B2A-0002-4C6E-9D1B-7A2E5F0C3D41"
@@ -33,6 +38,8 @@ ID_ONLY_CLIP = "1F3C8B2A-0005-4C6E-9D1B-7A2E5F0C3D41"
 ID_BOTH_STILLS = "1F3C8B2A-0006-4C6E-9D1B-7A2E5F0C3D41"
 ID_NAMES = "1F3C8B2A-0008-4C6E-9D1B-7A2E5F0C3D41"
 ID_TRIP = "1F3C8B2A-0007-4C6E-9D1B-7A2E5F0C3D41"
+ID_HEVC = "1F3C8B2A-0010-4C6E-9D1B-7A2E5F0C3D41"
+ID_HEVC_NAMES = "1F3C8B2A-0011-4C6E-9D1B-7A2E5F0C3D41"
 
 
 def maker_note(identifier):
@@ -60,13 +67,17 @@ def still(path, hue, identifier=None):
         image.save(path, format="JPEG", quality=80, exif=exif.tobytes())
 
 
-def clip(path, seconds, identifier=None):
+H264 = ["-c:v", "libx264", "-preset", "slow", "-crf", "30"]
+HEVC = ["-c:v", "libx265", "-preset", "medium", "-crf", "32", "-tag:v", "hvc1", "-x265-params", "log-level=error:pools=1"]
+
+
+def clip(path, seconds, identifier=None, codec=H264):
     metadata = ["-movflags", "use_metadata_tags", "-metadata", f"com.apple.quicktime.content.identifier={identifier}"] \
         if identifier else []
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-nostdin",
                     "-f", "lavfi", "-i", f"testsrc=size=64x48:rate=10:duration={seconds}",
-                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=22050:duration={seconds}",
-                    "-c:v", "libx264", "-preset", "slow", "-crf", "30", "-pix_fmt", "yuv420p", "-threads", "1",
+                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=22050:duration={seconds}"]
+                   + codec + ["-pix_fmt", "yuv420p", "-threads", "1",
                     "-c:a", "aac", "-b:a", "24k", "-shortest", "-map_metadata", "-1",
                     "-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
                    + metadata + ["-f", "mov", path], check=True)
@@ -102,6 +113,20 @@ def main():
     still(j("Trip/IMG_0007.JPG"), (90, 30, 10), ID_TRIP)
     clip(j("Trip/IMG_0007.MOV"), 2.5, ID_TRIP)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    print(f"wrote {out} ({total} bytes)")
+    hevc(sys.argv[2] if len(sys.argv) > 2 else OUT_HEVC)
+
+
+def hevc(out):
+    os.makedirs(out, exist_ok=True)
+    j = lambda name: os.path.join(out, name)
+    # 10: an iPhone's Live Photo, its clip in HEVC.
+    still(j("IMG_0010.HEIC"), (30, 90, 200), ID_HEVC)
+    clip(j("IMG_0010.MOV"), 1, ID_HEVC, HEVC)
+    # 11: the same across names (paired by the identifier alone).
+    still(j("Still_C.JPG"), (200, 90, 30), ID_HEVC_NAMES)
+    clip(j("Clip_D.MOV"), 1, ID_HEVC_NAMES, HEVC)
+    total = sum(os.path.getsize(j(f)) for f in os.listdir(out))
     print(f"wrote {out} ({total} bytes)")
 
 

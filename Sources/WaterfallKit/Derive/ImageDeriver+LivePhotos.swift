@@ -3,15 +3,36 @@
 extension ImageDeriver {
     typealias Found = (index: Int, photo: Photo, images: [DerivedFile])
 
-    /// Whether `held` has every derivation of `set`.
+    /// Whether `held` has every derivation of `set`, with its key (a video's `video` made for the other role,
+    /// a video's own or a Live Photo's clip, is not it).
     static func covers(_ held: [DerivedFile], _ set: DerivationSet) -> Bool {
-        let labels = Set(held.map(\.label))
-        return set.allSatisfy { labels.contains($0.derivation.label) }
+        let made = Set(held.map { $0.label + "\u{0}" + $0.key })
+        return set.allSatisfy { made.contains($0.derivation.label + "\u{0}" + $0.key) }
     }
 
-    /// The derivations a photo needs: all of them, or a Live Photo's video's own video alone.
+    /// The derivations a photo needs: all of them but a Live Photo's clip, or a Live Photo's video's own video
+    /// alone (the Live Photo's clip when its set has one: `VideoRequest.Mode.live`).
     static func needed(_ set: DerivationSet, motion: Bool) -> DerivationSet {
-        motion ? set.filter { !$0.derivation.isImage } : set
+        let converted = set.contains { $0.derivation.video?.mode == .live }
+        return set.filter { entry in
+            let live = entry.derivation.video?.mode == .live
+            guard motion else { return !live }
+            return !entry.derivation.isImage && (entry.derivation.role != .video || live || !converted)
+        }
+    }
+
+    /// `held` without what `set` makes with another key (the video made for the other role): made again.
+    static func usable(_ held: [DerivedFile], for set: DerivationSet) -> [DerivedFile] {
+        let keys = Dictionary(set.map { ($0.derivation.label, $0.key) }, uniquingKeysWith: { first, _ in first })
+        return held.filter { file in keys[file.label].map { $0 == file.key } ?? true }
+    }
+
+    /// Whether a video that may pair across names (it has an identifier) holds all it needs as either its own
+    /// video or a Live Photo's clip: the pairing settles which it is (`makeLiveClips`, `pairLivePhotos`).
+    static func coversEither(_ held: [DerivedFile], _ set: DerivationSet, header: ImageHeader, facts: PhotoFacts) -> Bool {
+        guard header.isVideo, facts.contentIdentifier != nil else { return false }
+        let images = needed(set, motion: false).filter { $0.derivation.role != .video }
+        return covers(held, images + needed(set, motion: true))
     }
 
     /// What a still that was read or kept this build says (also one its rating leaves out), nil when it was
@@ -61,9 +82,13 @@ extension ImageDeriver {
             found = found.indices.filter { !following.contains($0) }.map { found[$0] }
             pairs = Self.pairs(found)
         }
+        try makeLiveClips(&found, pairs: pairs, of: files, known: known, trusting: proven, into: &outcome, observe: observe)
         let paired = Set(pairs.map(\.clip))
         let alone = found.indices.filter { position in
-            found[position].photo.header.isVideo && !paired.contains(position) && !found[position].images.contains { $0.role == .view }
+            let (_, photo, images) = found[position]
+            guard photo.header.isVideo, !paired.contains(position) else { return false }
+            let own = Self.needed(known[photo.header] ?? derivationSet(for: photo.header), motion: false)
+            return !images.contains { $0.role == .view } || !Self.covers(images, own.filter { $0.derivation.role == .video })
         }
         if !alone.isEmpty {
             var held = [[DerivedFile]](repeating: [], count: files.count)
@@ -94,6 +119,37 @@ extension ImageDeriver {
         }
         let clips = Set(pairs.map(\.clip))
         found = found.indices.filter { !clips.contains($0) }.map { found[$0] }
+    }
+
+    /// A clip paired across names was read as a video of its own (or kept so from the last build): its Live
+    /// Photo's clip is made now where its own video is not that (an HEVC clip becomes H.264).
+    private func makeLiveClips(_ found: inout [Found], pairs: [(still: Int, clip: Int)], of files: [ScannedFile],
+                               known: [ImageHeader: DerivationSet], trusting proven: ProvenFiles, into outcome: inout Outcome,
+                               observe: @escaping @Sendable (BuildEvent) -> Void) throws(BuildError) {
+        let stale = pairs.filter { pair in
+            let clip = found[pair.clip]
+            return !Self.covers(clip.images, Self.needed(known[clip.photo.header] ?? derivationSet(for: clip.photo.header), motion: true))
+        }
+        guard !stale.isEmpty else { return }
+        var held = [[DerivedFile]](repeating: [], count: files.count)
+        var stills: [Int: [PhotoFacts]] = [:]
+        var files = files
+        for pair in stale {
+            let index = found[pair.clip].index
+            held[index] = found[pair.clip].images
+            stills[index] = [found[pair.still].photo.facts]
+            // What its first making stored this build stays in its entry.
+            if let saved = cache.savedEntry(named: files[index].name) { files[index].cached = CachedEntry(saved) }
+        }
+        let results = try process(stale.map { found[$0.clip].index }, of: files, held: held, known: known, stills: stills,
+                                  trusting: proven, progress: (0, stale.count), observe: observe)
+        for pair in stale {
+            let index = found[pair.clip].index
+            // (One that fails keeps the video it had.)
+            if let result = results[index], let (photo, images) = outcome.add(result, of: files[index], observe: observe) {
+                found[pair.clip] = (index, photo, images)
+            }
+        }
     }
 
     private static func pairs(_ found: [Found]) -> [(still: Int, clip: Int)] {

@@ -125,7 +125,9 @@ struct ImageDeriver: Sendable {
             guard let entry = files[index].cached?.entry, entry.factsVersion == Versions.facts else { return true }
             // A photo its rating leaves out needs nothing made (its entry and images are kept).
             guard !withholds(files[index].metadata(with: entry.facts).rating?.value, clip: candidates[index] != nil) else { return false }
-            return !Self.covers(held[index], Self.needed(known[entry.header]!, motion: motion))
+            let set = known[entry.header]!
+            if !motion && Self.coversEither(held[index], set, header: entry.header, facts: entry.facts) { return false }
+            return !Self.covers(held[index], Self.needed(set, motion: motion))
         }
         let work = files.indices.filter { candidates[$0] == nil && needs($0, motion: false) }
         // (A video read after the stills needs at least its own video: the total counts those missing it.)
@@ -323,8 +325,8 @@ extension ImageDeriver {
         }
         split.read += WorkSplit.seconds(since: start)
         guard !withholds(photo.rating, clip: stills != nil) else { return withhold(photo, source: source, held: held, split: split) }
-
         let set = needed(for: photo, stills: stills, known: known)
+        held = Self.usable(held, for: set)
         var made: [String: Made] = [:]
         var job: Job?
         if !Self.covers(held, set) {

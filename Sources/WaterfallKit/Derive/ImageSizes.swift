@@ -78,6 +78,12 @@ struct ImageSizes: Sendable, Equatable {
             var published = Derivation(size: "video", format: .jpeg, role: .video, request: ThumbnailRequest())
             published.video = VideoRequest(for: facts, maxEdge: video.maxEdge, ffmpeg: video.ffmpegVersion)
             derivations.append(published)
+            // Made instead when the video is a Live Photo's clip that is not H.264 (`needed(_:motion:)`).
+            let live = VideoRequest(for: facts, live: true, maxEdge: min(viewSize, video.maxEdge), ffmpeg: video.ffmpegVersion)
+            if live.mode == .live {
+                published.video = live
+                derivations.append(published)
+            }
         }
         // The original, when it is published: taken into the store from the one open of the photo it is.
         if originals != .none {

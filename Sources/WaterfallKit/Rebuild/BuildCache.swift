@@ -329,6 +329,12 @@ struct BuildCache: Sendable {
         saved.add(entry, as: Self.digestValue(entry.name))
     }
 
+    /// The entry this build saved for `name`, if it saved one: a Live Photo's clip made again in the same
+    /// build keeps what the first making stored.
+    func savedEntry(named name: String) -> Entry? {
+        saved.entry(Self.digestValue(name)).flatMap { Self.sameBytes($0.name, name) ? $0 : nil }
+    }
+
     /// After a whole build (and `prune`): writes the index of the entries of `names`, the photos whose
     /// entries `photos/` now holds, so the next build reads one file. Not when an entry could not be
     /// saved: the index would not be what `photos/` holds.
@@ -407,6 +413,8 @@ private final class SavedEntries: Sendable {
     func add(_ entry: BuildCache.Entry, as key: UInt64) { state.withLock { $0.entries[key] = entry } }
 
     func fail() { state.withLock { $0.failed = true } }
+
+    func entry(_ key: UInt64) -> BuildCache.Entry? { state.withLock { $0.entries[key] } }
 
     /// nil when a save failed.
     var all: [UInt64: BuildCache.Entry]? { state.withLock { $0.failed ? nil : $0.entries } }

@@ -26,10 +26,13 @@ struct VideoPublisher {
         case .copyWebM:
             arguments += ["-c", "copy"] + strip + ["-f", "webm"]
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 1)
-        case .convert:
+        case .convert, .live:
+            // A Live Photo's clip is short and wanted at once: a fast preset. x264's bytes depend on its thread
+            // count, so that one is fixed, not the machine's.
+            let speed = request.mode == .live ? ["-preset", "veryfast", "-threads", "2"] : ["-preset", "medium"]
             // Frames as they are timed (a gap in the timestamps is not filled with copies of a frame).
             arguments += ["-fps_mode", "vfr", "-vf", "scale=\(size.width):\(size.height):flags=lanczos,setsar=1,format=yuv420p",
-                          "-c:v", "libx264", "-preset", "medium", "-crf", "23", "-profile:v", "high",
+                          "-c:v", "libx264"] + speed + ["-crf", "23", "-profile:v", "high",
                           "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
                 + strip + ["-movflags", "+faststart", "-f", "mp4"]
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 30)

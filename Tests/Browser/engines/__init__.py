@@ -105,6 +105,11 @@ class Driver(ABC):
         return None
 
     @abstractmethod
+    def click(self, selector: str) -> None:
+        """Clicks the first element matching selector with the mouse, as a visitor does: the page counts it
+        as the visitor's gesture (a script's element.click() is not one, so it may not start sound)."""
+
+    @abstractmethod
     def quit(self) -> None:
         """Ends the browser and every process it started."""
 
@@ -133,6 +138,10 @@ class SeleniumDriver(Driver):
 
     def screenshot_png(self):
         return self.driver.get_screenshot_as_png()
+
+    def click(self, selector):
+        from selenium.webdriver.common.by import By
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
 
 def start(engine: str, *, javascript: bool = True, block_images: bool = False, preload: str | None = None) -> Driver:

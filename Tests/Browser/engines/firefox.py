@@ -180,6 +180,14 @@ class FirefoxDriver(Driver):
         result = self.command("browsingContext.captureScreenshot", {"context": self.context, "origin": "document"})
         return base64.b64decode(result["data"])
 
+    def click(self, selector):
+        x, y = self.run("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                        " return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]", selector)
+        self.command("input.performActions", {"context": self.context, "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [{"type": "pointerMove", "x": x, "y": y}, {"type": "pointerDown", "button": 0},
+                        {"type": "pointerUp", "button": 0}]}]})
+
     def quit(self):
         try:
             self.command("browser.close", {})
