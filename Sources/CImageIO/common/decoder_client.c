@@ -171,12 +171,12 @@ static int receive(wf_decoder *d, void *bytes, size_t length, uint64_t deadline,
     return 0;
 }
 
-/* Sends a job, starting the process first if none runs; 0, or -1 with `o` saying why. */
-static int send_job(wf_decoder *d, const wf_frame *frame, int source, const void *payload, size_t length,
-                    wf_decoder_outcome *o) {
+/* Sends a job with `count` descriptors, starting the process first if none runs; 0, or -1 with `o` saying why. */
+static int send_job_fds(wf_decoder *d, const wf_frame *frame, const int *sources, size_t count, const void *payload,
+                        size_t length, wf_decoder_outcome *o) {
     wf_decoder_start(d, o);
     if (o->status != WF_DECODER_OK) return -1;
-    if (wf_frame_send(d->socket, frame, source, payload, length) == 0) return 0;
+    if (wf_frame_send_fds(d->socket, frame, sources, count, payload, length) == 0) return 0;
     /* It is gone: what receive finds out says how it ended. */
     uint8_t nothing;
     if (receive(d, &nothing, 1, now_ms() + 2000, o) == 0) {
@@ -184,6 +184,11 @@ static int send_job(wf_decoder *d, const wf_frame *frame, int source, const void
         outcome_fail(o, WF_DECODER_BROKEN, "answered before it was asked");
     }
     return -1;
+}
+
+static int send_job(wf_decoder *d, const wf_frame *frame, int source, const void *payload, size_t length,
+                    wf_decoder_outcome *o) {
+    return send_job_fds(d, frame, &source, source >= 0 ? 1 : 0, payload, length, o);
 }
 
 /* The answer's frame, checked against the job. */
@@ -196,49 +201,50 @@ static int receive_frame(wf_decoder *d, uint32_t kind, uint32_t count, uint64_t 
     return -1;
 }
 
-void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *header, wf_metadata *metadata,
-                     wf_decoder_outcome *o) {
-    memset(o, 0, sizeof *o);
-    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
-    uint64_t capacities[WF_JOB_FIELDS] = {0};
-    wf_metadata_field *fields[WF_JOB_FIELDS] = {NULL};
-    if (metadata) {
-        fields[0] = &metadata->exif;
-        fields[1] = &metadata->description;
-        fields[2] = &metadata->title;
-        fields[3] = &metadata->records;
-        for (int i = 0; i < WF_JOB_FIELDS; i++) capacities[i] = fields[i]->capacity;
-    }
-    wf_frame frame = {WF_FRAME_MAGIC, WF_JOB_READ, 0, metadata ? WF_JOB_WANTS_METADATA : 0, sizeof capacities};
-    if (send_job(d, &frame, source, capacities, sizeof capacities, o) != 0) return;
-    wf_frame answer;
-    if (receive_frame(d, WF_JOB_READ, 0, deadline, &answer, o) != 0) return;
+/* The fields of `metadata` in the order the protocol sends them; capacities 0 without metadata. */
+static void metadata_fields(wf_metadata *metadata, wf_metadata_field *fields[WF_JOB_FIELDS], uint64_t capacities[WF_JOB_FIELDS]) {
+    wf_metadata_field *none[WF_JOB_FIELDS] = {NULL};
+    wf_metadata_field *all[WF_JOB_FIELDS] = {metadata ? &metadata->exif : NULL, metadata ? &metadata->description : NULL,
+                                             metadata ? &metadata->title : NULL, metadata ? &metadata->records : NULL};
+    memcpy(fields, metadata ? all : none, sizeof all);
+    for (int i = 0; i < WF_JOB_FIELDS; i++) capacities[i] = fields[i] ? fields[i]->capacity : 0;
+}
+
+/* One file's answer to a read: its header, and its metadata into `metadata`'s buffers (NULL: none was asked
+ * for); `*left` is what the frame said remains, less what this took. 0, or -1 with `o` saying why. */
+static int receive_read(wf_decoder *d, uint64_t deadline, wf_header *header, wf_metadata *metadata, uint64_t *left,
+                        wf_decoder_outcome *o) {
+    wf_metadata_field *fields[WF_JOB_FIELDS];
+    uint64_t capacities[WF_JOB_FIELDS];
+    metadata_fields(metadata, fields, capacities);
     wf_metadata got;
-    if (answer.length < sizeof *header + sizeof got) {
+    if (*left < sizeof *header + sizeof got) {
         stop(d, NULL);
         outcome_fail(o, WF_DECODER_BROKEN, "gave a short answer");
-        return;
+        return -1;
     }
-    if (receive(d, header, sizeof *header, deadline, o) != 0 || receive(d, &got, sizeof got, deadline, o) != 0) return;
+    if (receive(d, header, sizeof *header, deadline, o) != 0 || receive(d, &got, sizeof got, deadline, o) != 0) return -1;
+    *left -= sizeof *header + sizeof got;
     header->message[sizeof header->message - 1] = '\0';
     const wf_metadata_field *sent[WF_JOB_FIELDS] = {&got.exif, &got.description, &got.title, &got.records};
-    uint64_t rest = answer.length - sizeof *header - sizeof got, expected = 0;
+    uint64_t expected = 0;
     for (int i = 0; i < WF_JOB_FIELDS; i++) {
         if (sent[i]->length > capacities[i] || sent[i]->length > sent[i]->total) {
             stop(d, NULL);
             outcome_fail(o, WF_DECODER_BROKEN, "sent more metadata than asked for");
-            return;
+            return -1;
         }
         expected += sent[i]->length;
     }
-    if (expected != rest) {
+    if (expected > *left) {
         stop(d, NULL);
         outcome_fail(o, WF_DECODER_BROKEN, "gave an answer of the wrong length");
-        return;
+        return -1;
     }
-    if (!metadata) return;
+    *left -= expected;
+    if (!metadata) return 0;
     for (int i = 0; i < WF_JOB_FIELDS; i++) {
-        if (sent[i]->length && receive(d, fields[i]->bytes, sent[i]->length, deadline, o) != 0) return;
+        if (sent[i]->length && receive(d, fields[i]->bytes, sent[i]->length, deadline, o) != 0) return -1;
         fields[i]->length = sent[i]->length;
         fields[i]->total = sent[i]->total;
     }
@@ -247,6 +253,43 @@ void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *
     metadata->warnings = got.warnings;
     memcpy(metadata->message, got.message, sizeof metadata->message);
     metadata->message[sizeof metadata->message - 1] = '\0';
+    return 0;
+}
+
+/* READ of one source, or READ_MANY of `count`: headers[i] and, with `metadata`, metadata[i]. */
+static void read_sources(wf_decoder *d, uint32_t kind, const int *sources, size_t count, uint32_t timeout_ms,
+                         wf_header *headers, wf_metadata *metadata, wf_decoder_outcome *o) {
+    memset(o, 0, sizeof *o);
+    if (count == 0 || count > WF_JOB_MAX_SOURCES) {
+        outcome_fail(o, WF_DECODER_BROKEN, "%zu files in one job", count);
+        return;
+    }
+    uint64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+    wf_metadata_field *fields[WF_JOB_FIELDS];
+    uint64_t capacities[WF_JOB_FIELDS];
+    metadata_fields(metadata, fields, capacities); /* (every metadata[i] has the same capacities) */
+    uint32_t frame_count = kind == WF_JOB_READ ? 0 : (uint32_t)count;
+    wf_frame frame = {WF_FRAME_MAGIC, kind, frame_count, metadata ? WF_JOB_WANTS_METADATA : 0, sizeof capacities};
+    if (send_job_fds(d, &frame, sources, count, capacities, sizeof capacities, o) != 0) return;
+    wf_frame answer;
+    if (receive_frame(d, kind, frame_count, deadline, &answer, o) != 0) return;
+    uint64_t left = answer.length;
+    for (size_t i = 0; i < count; i++)
+        if (receive_read(d, deadline, &headers[i], metadata ? &metadata[i] : NULL, &left, o) != 0) return;
+    if (left != 0) {
+        stop(d, NULL);
+        outcome_fail(o, WF_DECODER_BROKEN, "gave an answer of the wrong length");
+    }
+}
+
+void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *header, wf_metadata *metadata,
+                     wf_decoder_outcome *o) {
+    read_sources(d, WF_JOB_READ, &source, 1, timeout_ms, header, metadata, o);
+}
+
+void wf_decoder_read_many(wf_decoder *d, const int *sources, size_t count, uint32_t timeout_ms, wf_header *headers,
+                          wf_metadata *metadata, wf_decoder_outcome *o) {
+    read_sources(d, WF_JOB_READ_MANY, sources, count, timeout_ms, headers, metadata, o);
 }
 
 void wf_decoder_sidecar(wf_decoder *d, int source, uint32_t timeout_ms, wf_metadata_field *records,

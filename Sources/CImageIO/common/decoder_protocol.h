@@ -17,12 +17,15 @@ enum {
                            answer: uint64 total, uint64 length, then the records' bytes */
     WF_JOB_MARKDOWN = 4, /* request: the Markdown's bytes (no descriptor); answer: flags the wf_markdown_status,
                             two uint64 lengths, then the HTML and the text (cimageio_markdown.h) */
+    WF_JOB_READ_MANY = 5, /* WF_JOB_READ for `count` descriptors sent together; answer: `count` of READ's
+                             answers after one frame, in the descriptors' order */
 };
 
 #define WF_JOB_FIELDS 4
 
 #define WF_JOB_WANTS_METADATA 1u
 #define WF_JOB_MAX_REQUESTS 256
+#define WF_JOB_MAX_SOURCES 32 /* descriptors in one READ_MANY (one SCM_RIGHTS message takes up to 253) */
 #define WF_JOB_MAX_FIELD (1u << 20)
 #define WF_JOB_MAX_OUTPUT ((uint64_t)1 << 32)
 
@@ -39,5 +42,9 @@ int wf_frame_send_all(int socket, const void *bytes, size_t length);
 
 /* Sends a frame with `fd` (when >= 0) attached, then `payload`; 0, or -1 with errno. */
 int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length);
+
+/* The same with `count` descriptors attached (at most WF_JOB_MAX_SOURCES). */
+int wf_frame_send_fds(int socket, const wf_frame *frame, const int *fds, size_t count, const void *payload,
+                      size_t payload_length);
 
 #endif

@@ -30,29 +30,33 @@ int wf_frame_send_all(int socket, const void *bytes, size_t length) {
     return 0;
 }
 
-/* Sends the parts in as few calls as the socket takes (one, mostly: the other end wakes once), `fd` (when >= 0)
- * attached to the first byte; 0, or -1 with errno. */
-static int send_parts(int socket, int fd, struct iovec *parts, int count) {
+/* Sends the parts in as few calls as the socket takes (one, mostly: the other end wakes once), the `count`
+ * descriptors attached to the first byte; 0, or -1 with errno. */
+static int send_parts(int socket, const int *fds, size_t count, struct iovec *parts, int part_count) {
     union {
         struct cmsghdr align;
-        char bytes[CMSG_SPACE(sizeof(int))];
+        char bytes[CMSG_SPACE(sizeof(int) * WF_JOB_MAX_SOURCES)];
     } control;
-    struct msghdr message = {.msg_iov = parts, .msg_iovlen = (size_t)count};
-    if (fd >= 0) {
+    struct msghdr message = {.msg_iov = parts, .msg_iovlen = (size_t)part_count};
+    if (count > WF_JOB_MAX_SOURCES) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (count > 0) {
         memset(&control, 0, sizeof control);
         message.msg_control = control.bytes;
-        message.msg_controllen = sizeof control.bytes;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
         struct cmsghdr *header = CMSG_FIRSTHDR(&message);
         header->cmsg_level = SOL_SOCKET;
         header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &fd, sizeof fd);
+        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
     }
     while (message.msg_iovlen > 0) {
         ssize_t n = sendmsg(socket, &message, MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return -1;
-        message.msg_control = NULL; /* the descriptor went with the first byte */
+        message.msg_control = NULL; /* the descriptors went with the first byte */
         message.msg_controllen = 0;
         size_t sent = (size_t)n;
         while (message.msg_iovlen > 0 && sent >= message.msg_iov->iov_len) {
@@ -68,9 +72,14 @@ static int send_parts(int socket, int fd, struct iovec *parts, int count) {
     return 0;
 }
 
-int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length) {
+int wf_frame_send_fds(int socket, const wf_frame *frame, const int *fds, size_t count, const void *payload,
+                      size_t payload_length) {
     struct iovec parts[2] = {{(void *)frame, sizeof *frame}, {(void *)payload, payload_length}};
-    return send_parts(socket, fd, parts, payload_length ? 2 : 1);
+    return send_parts(socket, fds, count, parts, payload_length ? 2 : 1);
+}
+
+int wf_frame_send(int socket, const wf_frame *frame, int fd, const void *payload, size_t payload_length) {
+    return wf_frame_send_fds(socket, frame, &fd, fd >= 0 ? 1 : 0, payload, payload_length);
 }
 
 /* Reads exactly `length` bytes; 1 done, 0 at the end of the stream before any byte, -1 otherwise. */
@@ -87,13 +96,14 @@ static int receive_all(int socket, void *bytes, size_t length) {
     return 1;
 }
 
-/* A request's frame and the descriptor that came with it (-1 if none); 1, 0 at the end, -1 on nonsense. */
-static int receive_request(int socket, wf_frame *frame, int *fd) {
-    *fd = -1;
+/* A request's frame and the descriptors that came with it (`*count` of them, at most WF_JOB_MAX_SOURCES;
+ * any more are closed); 1, 0 at the end, -1 on nonsense. */
+static int receive_request(int socket, wf_frame *frame, int fds[WF_JOB_MAX_SOURCES], size_t *count) {
+    *count = 0;
     struct iovec part = {frame, sizeof *frame};
     union {
         struct cmsghdr align;
-        char bytes[CMSG_SPACE(sizeof(int) * 4)];
+        char bytes[CMSG_SPACE(sizeof(int) * (WF_JOB_MAX_SOURCES + 4))];
     } control;
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
                              .msg_controllen = sizeof control.bytes};
@@ -103,11 +113,11 @@ static int receive_request(int socket, wf_frame *frame, int *fd) {
     if (n < 0) return -1;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c; c = CMSG_NXTHDR(&message, c)) {
         if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < count; i++) {
+        size_t received_count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < received_count; i++) {
             int received;
             memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
-            if (*fd < 0) *fd = received;
+            if (*count < WF_JOB_MAX_SOURCES) fds[(*count)++] = received;
             else close(received);
         }
     }
@@ -115,36 +125,65 @@ static int receive_request(int socket, wf_frame *frame, int *fd) {
     return frame->magic == WF_FRAME_MAGIC ? 1 : -1;
 }
 
-static int answer_read(int socket, int source, const wf_frame *frame, const uint64_t capacities[WF_JOB_FIELDS]) {
+/* One file's answer to a read: its header, its metadata, and the fields' bytes (trimmed to their length). */
+typedef struct {
     wf_header header;
-    wf_read_header_fd(source, &header);
     wf_metadata metadata;
-    memset(&metadata, 0, sizeof metadata);
-    uint8_t *buffers[WF_JOB_FIELDS] = {NULL};
-    wf_metadata_field *fields[WF_JOB_FIELDS] = {&metadata.exif, &metadata.description, &metadata.title, &metadata.records};
-    int wanted = (frame->flags & WF_JOB_WANTS_METADATA) != 0;
+    uint8_t *buffers[WF_JOB_FIELDS];
+    size_t lengths[WF_JOB_FIELDS];
+} read_answer;
+
+static void read_one(int source, int wanted, const uint64_t capacities[WF_JOB_FIELDS], read_answer *a) {
+    memset(a, 0, sizeof *a);
+    wf_read_header_fd(source, &a->header);
+    wf_metadata_field *fields[WF_JOB_FIELDS] = {&a->metadata.exif, &a->metadata.description, &a->metadata.title,
+                                                &a->metadata.records};
     for (int i = 0; i < WF_JOB_FIELDS && wanted; i++) {
         uint64_t capacity = capacities[i] < WF_JOB_MAX_FIELD ? capacities[i] : WF_JOB_MAX_FIELD;
-        buffers[i] = malloc(capacity ? capacity : 1);
-        if (!buffers[i]) wanted = 0;
-        fields[i]->bytes = buffers[i];
+        a->buffers[i] = malloc(capacity ? capacity : 1);
+        if (!a->buffers[i]) wanted = 0;
+        fields[i]->bytes = a->buffers[i];
         fields[i]->capacity = capacity;
     }
-    if (wanted) wf_read_metadata_fd(source, &metadata);
-    else metadata.status = WF_ERR_IO;
-    size_t lengths[WF_JOB_FIELDS];
+    if (wanted) wf_read_metadata_fd(source, &a->metadata);
+    else a->metadata.status = WF_ERR_IO;
     for (int i = 0; i < WF_JOB_FIELDS; i++) {
-        lengths[i] = fields[i]->length;
+        a->lengths[i] = wanted ? fields[i]->length : 0;
         fields[i]->bytes = NULL;
+        /* what a batch holds until it is sent is what the fields use, not their capacities */
+        uint8_t *trimmed = a->buffers[i] ? realloc(a->buffers[i], a->lengths[i] ? a->lengths[i] : 1) : NULL;
+        if (trimmed) a->buffers[i] = trimmed;
     }
-    wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_READ, 0, wanted, sizeof header + sizeof metadata};
-    for (int i = 0; i < WF_JOB_FIELDS; i++) reply.length += lengths[i];
-    struct iovec parts[3 + WF_JOB_FIELDS] = {{&reply, sizeof reply}, {&header, sizeof header}, {&metadata, sizeof metadata}};
-    int count = 3;
-    for (int i = 0; i < WF_JOB_FIELDS; i++)
-        if (lengths[i]) parts[count++] = (struct iovec){buffers[i], lengths[i]};
-    int status = send_parts(socket, -1, parts, count);
-    for (int i = 0; i < WF_JOB_FIELDS; i++) free(buffers[i]);
+}
+
+/* READ (one source) and READ_MANY: every answer after one frame, in one send. */
+static int answer_reads(int socket, uint32_t kind, const int *sources, size_t count, const wf_frame *frame,
+                        const uint64_t capacities[WF_JOB_FIELDS]) {
+    read_answer *answers = calloc(count, sizeof *answers);
+    struct iovec *parts = calloc(1 + count * (2 + WF_JOB_FIELDS), sizeof *parts);
+    int status = -1;
+    if (answers && parts) {
+        int wanted = (frame->flags & WF_JOB_WANTS_METADATA) != 0;
+        wf_frame reply = {WF_FRAME_MAGIC, kind, kind == WF_JOB_READ ? 0 : (uint32_t)count, (uint32_t)wanted, 0};
+        int used = 1;
+        parts[0] = (struct iovec){&reply, sizeof reply};
+        for (size_t f = 0; f < count; f++) {
+            read_answer *a = &answers[f];
+            read_one(sources[f], wanted, capacities, a);
+            parts[used++] = (struct iovec){&a->header, sizeof a->header};
+            parts[used++] = (struct iovec){&a->metadata, sizeof a->metadata};
+            reply.length += sizeof a->header + sizeof a->metadata;
+            for (int i = 0; i < WF_JOB_FIELDS; i++) {
+                if (a->lengths[i]) parts[used++] = (struct iovec){a->buffers[i], a->lengths[i]};
+                reply.length += a->lengths[i];
+            }
+        }
+        status = send_parts(socket, NULL, 0, parts, used);
+    }
+    for (size_t f = 0; answers && f < count; f++)
+        for (int i = 0; i < WF_JOB_FIELDS; i++) free(answers[f].buffers[i]);
+    free(answers);
+    free(parts);
     return status;
 }
 
@@ -172,7 +211,7 @@ static int answer_sidecar(int socket, int source, uint64_t capacity) {
     uint64_t sizes[2] = {field.total, field.length};
     wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_SIDECAR, 0, 0, sizeof sizes + field.length};
     struct iovec parts[3] = {{&reply, sizeof reply}, {sizes, sizeof sizes}, {records, field.length}};
-    int status = send_parts(socket, -1, parts, field.length ? 3 : 2);
+    int status = send_parts(socket, NULL, 0, parts, field.length ? 3 : 2);
     free(records);
     return status;
 }
@@ -244,14 +283,18 @@ int wf_decoder_serve(int socket) {
     pthread_attr_destroy(&attributes);
     for (;;) {
         wf_frame frame;
-        int source;
-        int got = receive_request(socket, &frame, &source);
+        int sources[WF_JOB_MAX_SOURCES];
+        size_t count;
+        int got = receive_request(socket, &frame, sources, &count);
         if (got == 0) return 0;
         int status = -1;
-        if (got > 0 && source >= 0 && frame.kind == WF_JOB_READ && frame.length == WF_JOB_FIELDS * sizeof(uint64_t)) {
+        int source = count == 1 ? sources[0] : -1; /* a job of one photo has exactly one */
+        if (got > 0 && (frame.kind == WF_JOB_READ ? source >= 0 : frame.kind == WF_JOB_READ_MANY && count >= 1 &&
+                                                                      frame.count == count)
+            && frame.length == WF_JOB_FIELDS * sizeof(uint64_t)) {
             uint64_t capacities[WF_JOB_FIELDS];
             if (receive_all(socket, capacities, sizeof capacities) == 1)
-                status = answer_read(socket, source, &frame, capacities);
+                status = answer_reads(socket, frame.kind, sources, count, &frame, capacities);
         } else if (got > 0 && source >= 0 && frame.kind == WF_JOB_SIDECAR && frame.length == sizeof(uint64_t)) {
             uint64_t capacity;
             if (receive_all(socket, &capacity, sizeof capacity) == 1) status = answer_sidecar(socket, source, capacity);
@@ -261,13 +304,13 @@ int wf_decoder_serve(int socket) {
             if (requests && receive_all(socket, requests, frame.length) == 1)
                 status = answer_derive(socket, source, &frame, requests);
             free(requests);
-        } else if (got > 0 && frame.kind == WF_JOB_MARKDOWN && frame.length <= WF_MARKDOWN_MAX_INPUT) {
+        } else if (got > 0 && count == 0 && frame.kind == WF_JOB_MARKDOWN && frame.length <= WF_MARKDOWN_MAX_INPUT) {
             uint8_t *bytes = malloc(frame.length ? frame.length : 1);
             if (bytes && (frame.length == 0 || receive_all(socket, bytes, frame.length) == 1))
                 status = answer_markdown(socket, bytes, frame.length);
             free(bytes);
         }
-        if (source >= 0) close(source);
+        for (size_t i = 0; i < count; i++) close(sources[i]);
         if (status != 0) return 2;
     }
 }

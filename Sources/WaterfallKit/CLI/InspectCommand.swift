@@ -62,11 +62,11 @@ struct InspectCommand {
         // A path that cannot be reached at all (one that is not UTF-8 and does not exist) is reported as any
         // unreadable file, in its place.
         let usable = paths.map { path in Result { () throws(FileSystemError) in try arguments.usable(path) } }
-        let direct = zip(paths, usable).map { ($0, $1) }.parallelMap(jobs: jobs) { path, found -> HeaderResult in
-            switch found {
-            case .success(let usablePath): HeaderResult(path: usablePath, reader: reader, facts: metadata)
-            case .failure(let error): HeaderResult(path: path.shown, header: .failure(ImageReadError(.io, error.reason)))
-            }
+        let reachable = usable.compactMap { try? $0.get() }
+        var read = HeaderResult.read(reachable, with: reader, facts: metadata, jobs: jobs).makeIterator()
+        let direct = zip(paths, usable).map { path, found -> HeaderResult in
+            guard case .failure(let error) = found else { return read.next()! }
+            return HeaderResult(path: path.shown, header: .failure(ImageReadError(.io, error.reason)))
         }
         let expanded = Self.expand(direct, with: reader, jobs: jobs, facts: metadata)
         let results = expanded.map { HeaderResult(path: arguments.shown($0.path), header: $0.header) }
@@ -117,7 +117,13 @@ struct InspectCommand {
         guard direct.contains(where: \.isDirectory) else { return direct }
         return direct.flatMap { result -> [HeaderResult] in
             guard result.isDirectory else { return [result] }
-            return FolderWalker().files(under: result.path).parallelMap(jobs: jobs) { HeaderResult(reading: $0, with: reader, facts: facts) }
+            let entries = FolderWalker().files(under: result.path)
+            let files = entries.compactMap { entry -> String? in if case .file(let path) = entry { path } else { nil } }
+            var read = HeaderResult.read(files, with: reader, facts: facts, jobs: jobs).makeIterator()
+            return entries.map { entry in
+                if case .file = entry { return read.next()! }
+                return HeaderResult(reading: entry, with: reader)
+            }
         }
     }
 }

@@ -44,6 +44,29 @@ public final class DecoderPool: Sendable {
         }
     }
 
+    /// `read` of several open files in one decoder job (at most `maximumBatch`): one round trip for them all.
+    /// A failure (a crash, a time out) is the whole job's: read each file alone to learn which one did it.
+    func read(_ files: [OpenFile], metadata wanted: Bool) -> Result<[(wf_header, ExifReader.RawMetadata?)], DecoderFailure> {
+        withDecoder { decoder in
+            var headers = [wf_header](repeating: wf_header(), count: files.count)
+            var outcome = wf_decoder_outcome()
+            let sources = files.map(\.descriptor)
+            // One file's time for them all: a batch takes milliseconds, and one that hangs is read again alone.
+            let milliseconds = limits.readMilliseconds
+            guard wanted else {
+                wf_decoder_read_many(decoder, sources, sources.count, milliseconds, &headers, nil, &outcome)
+                return DecoderFailure(outcome).map { .failure($0) } ?? .success(headers.map { ($0, nil) })
+            }
+            let raws = ExifReader.collect(count: files.count) { metadata in
+                wf_decoder_read_many(decoder, sources, sources.count, milliseconds, &headers, metadata, &outcome)
+            }
+            return DecoderFailure(outcome).map { .failure($0) } ?? .success(zip(headers, raws).map { ($0, $1) })
+        }
+    }
+
+    /// The most files one job reads (WF_JOB_MAX_SOURCES).
+    static let maximumBatch = 32
+
     /// An XMP sidecar's records (`wf_read_xmp_memory` on the open file, in a decoder process): the bytes and
     /// whether some did not fit.
     func sidecar(_ file: OpenFile) -> Result<(records: [UInt8], truncated: Bool), DecoderFailure> {

@@ -51,33 +51,44 @@ public struct ExifReader: Sendable {
     /// One buffer, split three ways: the Exif payload, then the two texts (each cut at the caption limit);
     /// the records in a second.
     static func collect(_ read: (UnsafeMutablePointer<wf_metadata>) -> Void) -> RawMetadata {
-        let text = ExifText.captionLimit
-        var storage = [UInt8](repeating: 0, count: Self.exifCapacity + 2 * text)
-        var records = [UInt8](repeating: 0, count: Self.recordsCapacity)
-        var metadata = wf_metadata()
+        collect(count: 1) { read($0) }[0]
+    }
+
+    /// The same for `count` files read at once (`read` gets an array of `count`): each its own slices of the
+    /// two buffers, which are not zeroed, since only what the readers wrote is kept.
+    static func collect(count: Int, _ read: (UnsafeMutablePointer<wf_metadata>) -> Void) -> [RawMetadata] {
+        let text = ExifText.captionLimit, stride = Self.exifCapacity + 2 * text
+        var storage = [UInt8](unsafeUninitializedCapacity: stride * count) { _, made in made = stride * count }
+        var records = [UInt8](unsafeUninitializedCapacity: Self.recordsCapacity * count) { _, made in made = Self.recordsCapacity * count }
+        var metadata = [wf_metadata](repeating: wf_metadata(), count: count)
         storage.withUnsafeMutableBufferPointer { buffer in
             records.withUnsafeMutableBufferPointer { recordBuffer in
-                let base = buffer.baseAddress!
-                metadata.exif.bytes = base
-                metadata.exif.capacity = Self.exifCapacity
-                metadata.description.bytes = base + Self.exifCapacity
-                metadata.description.capacity = text
-                metadata.title.bytes = base + Self.exifCapacity + text
-                metadata.title.capacity = text
-                metadata.records.bytes = recordBuffer.baseAddress
-                metadata.records.capacity = recordBuffer.count
-                read(&metadata)
+                for index in 0..<count {
+                    let base = buffer.baseAddress! + index * stride
+                    metadata[index].exif.bytes = base
+                    metadata[index].exif.capacity = Self.exifCapacity
+                    metadata[index].description.bytes = base + Self.exifCapacity
+                    metadata[index].description.capacity = text
+                    metadata[index].title.bytes = base + Self.exifCapacity + text
+                    metadata[index].title.capacity = text
+                    metadata[index].records.bytes = recordBuffer.baseAddress! + index * Self.recordsCapacity
+                    metadata[index].records.capacity = Self.recordsCapacity
+                }
+                metadata.withUnsafeMutableBufferPointer { read($0.baseAddress!) }
             }
         }
-        let titleStart = Self.exifCapacity + text
-        return RawMetadata(
-            exif: Array(storage[0..<metadata.exif.length]),
-            description: Array(storage[Self.exifCapacity..<Self.exifCapacity + metadata.description.length]),
-            descriptionTruncated: metadata.description.total > metadata.description.length,
-            title: Array(storage[titleStart..<titleStart + metadata.title.length]),
-            titleTruncated: metadata.title.total > metadata.title.length,
-            records: Array(records[0..<metadata.records.length]),
-            recordsTruncated: metadata.records.total > metadata.records.length
-        )
+        return (0..<count).map { index in
+            let m = metadata[index], at = index * stride, titleStart = at + Self.exifCapacity + text
+            let recordsAt = index * Self.recordsCapacity
+            return RawMetadata(
+                exif: Array(storage[at..<at + m.exif.length]),
+                description: Array(storage[(at + Self.exifCapacity)..<(at + Self.exifCapacity + m.description.length)]),
+                descriptionTruncated: m.description.total > m.description.length,
+                title: Array(storage[titleStart..<titleStart + m.title.length]),
+                titleTruncated: m.title.total > m.title.length,
+                records: Array(records[recordsAt..<recordsAt + m.records.length]),
+                recordsTruncated: m.records.total > m.records.length
+            )
+        }
     }
 }
