@@ -361,7 +361,8 @@ struct BuildCache: Sendable {
     /// After a whole build: records the readings of the sidecars it saw (`SidecarMemo`), unless they are
     /// the memo it read.
     func writeSidecars(_ items: [SidecarMemo.Item]) {
-        guard items.count != sidecars.items.count || !items.allSatisfy({ sidecars.items[Array($0.name.utf8)] == $0 }) else { return }
+        guard sidecars.isDamaged || items.count != sidecars.items.count
+            || !items.allSatisfy({ sidecars.items[Array($0.name.utf8)] == $0 }) else { return }
         SidecarMemo.write(items, to: folder, temporary: temporaryName("sidecars"), mac: sidecarMAC)
     }
 

@@ -59,6 +59,8 @@ struct SidecarMemo: Sendable {
 
     /// By the sidecar's path as bytes (two spellings of one name in Unicode are two files).
     private(set) var items: [[UInt8]: Item] = [:]
+    /// A file was there that is no memo: the next write replaces it even when no sidecar is left.
+    private(set) var isDamaged = false
 
     static let fileName = "sidecars.memo"
     static let magic = Array("\(Versions.sidecarMemo) facts-\(Versions.facts)\n".utf8)
@@ -93,14 +95,17 @@ struct SidecarMemo: Sendable {
     /// The memo in the cache's `folder`; an empty one when there is none that holds (one over the size limit
     /// with a line in `warnings`).
     static func read(from folder: CacheFolder, mac: RecordMAC?, warnings: inout [String]) -> SidecarMemo {
-        guard let file = try? folder.root.openFile(fileName) else { return SidecarMemo() }
+        guard folder.root.kind(fileName) != nil else { return SidecarMemo() }
+        var damaged = SidecarMemo()
+        damaged.isDamaged = true
+        guard let file = try? folder.root.openFile(fileName) else { return damaged }
         guard file.size <= maximumBytes else {
             warnings.append("\(PathText.display(file.path)): larger than the \(ByteCount.text(maximumBytes)) a memo of sidecars may hold; "
                 + "ignored as damaged (every XMP sidecar is read again)")
-            return SidecarMemo()
+            return damaged
         }
-        guard let bytes = try? file.read(limit: maximumBytes) else { return SidecarMemo() }
-        return decode(bytes, mac: mac) ?? SidecarMemo()
+        guard let bytes = try? file.read(limit: maximumBytes) else { return damaged }
+        return decode(bytes, mac: mac) ?? damaged
     }
 
     static func decode(_ bytes: [UInt8], mac: RecordMAC? = nil) -> SidecarMemo? {

@@ -148,6 +148,9 @@ struct SidecarMemoTests {
         let huge = try Self.build(input, output)
         #expect(huge.report["sidecarsRead"] as? Int == 2)
         #expect(huge.run.stderr.contains("\(path): larger than the 256 MiB a memo of sidecars may hold; ignored as damaged"), "\(huge.run.stderr)")
+        // It was replaced: the next build says nothing of it and parses nothing.
+        let next = try Self.build(input, output)
+        #expect(!next.run.stderr.contains("memo") && next.report["sidecarsRead"] as? Int == 0, "\(next.run.stderr)")
     }
 
     /// One cache, an output for each key (an output's records are keyed too).
@@ -177,7 +180,7 @@ struct SidecarMemoTests {
     }
 
     /// A memo that checks out but holds a reading not all from an XMP sidecar (a forged `NAME.txt` title,
-    /// which would come first) is no memo.
+    /// which would come first) is no memo, and the next build replaces it.
     @Test func aReadingNotFromASidecarMakesNoMemo() throws {
         let folder = try TemporaryFolder()
         let cache = try CacheFolder.open(root: try FolderHandle.open(folder.path, create: true))
@@ -193,8 +196,13 @@ struct SidecarMemoTests {
         #expect(read.reading(for: "a.jpg.xmp", stamp: SidecarMemo.Stamp(device: 1, inode: 2, size: 3, modified: 4, changed: 6)) == nil)
         reading.description = PhotoMetadata.Sourced(value: "D", source: .text)
         SidecarMemo.write([SidecarMemo.Item(name: "a.jpg.xmp", stamp: stamp, reading: reading)], to: cache, temporary: "wf-test", mac: nil)
-        #expect(SidecarMemo.read(from: cache, mac: nil, warnings: &warnings).items.isEmpty)
+        let forged = SidecarMemo.read(from: cache, mac: nil, warnings: &warnings)
+        #expect(forged.items.isEmpty && forged.isDamaged)
         #expect(warnings.isEmpty)
+        // A build that saw no sidecar still replaces it.
+        BuildCache(folder: cache).writeSidecars([])
+        let replaced = SidecarMemo.read(from: cache, mac: nil, warnings: &warnings)
+        #expect(replaced.items.isEmpty && !replaced.isDamaged)
     }
 
     static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
