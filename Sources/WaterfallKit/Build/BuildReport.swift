@@ -22,6 +22,8 @@ public struct BuildReport: Sendable {
     public var unchanged = false
     /// Photos whose header came from the cache instead of the file.
     public var cachedHeaders = 0
+    /// XMP sidecars a decoder parsed; the others' readings came from the last build's memo (`SidecarMemo`).
+    public var sidecarsRead = 0
     /// Seconds per stage, in pipeline order: scan, images, pages (rendered and written).
     public var timings: [(stage: String, seconds: Double)] = []
     /// Where the work on new photos went, summed over the workers.

@@ -26,12 +26,17 @@ public struct SiteBuilder: Sendable {
         timer.lap("scan")
         var derived = try deriveImages(&found, setup: setup)
         timer.lap("images")
+        var report: BuildReport
         if options.shard != nil {
-            // A shard only fills the cache; the build that merges the caches writes the site.
-            return finish(timer: timer, photos: derived.photos.count, skipped: found.skipped, written: ([], [], 0), derived: derived,
-                          albums: 0, pages: 0)
+            // A shard only fills the cache (not the sidecars' memo: it sees only its photos); the build that
+            // merges the caches writes the site.
+            report = finish(timer: timer, photos: derived.photos.count, skipped: found.skipped, written: ([], [], 0), derived: derived,
+                            albums: 0, pages: 0)
+        } else {
+            report = try publish(&derived, found: &found, setup: setup, timer: timer)
         }
-        return try publish(&derived, found: &found, setup: setup, timer: timer)
+        report.sidecarsRead = found.sidecarsParsed
+        return report
     }
 
     /// What a build knows before it reads the input: its settings and theme, and its folders opened.
@@ -58,6 +63,9 @@ public struct SiteBuilder: Sendable {
         var albumSettings: [[UInt8]: SiteConfiguration.AlbumSettings]
         var writer: SiteWriter
         var cache: BuildCache
+        /// The readings of the XMP sidecars seen, for the cache's memo; how many a decoder parsed.
+        var sidecarMemo: [SidecarMemo.Item] = []
+        var sidecarsParsed = 0
     }
 
     private func prepare() throws(BuildError) -> Setup {
@@ -102,7 +110,8 @@ public struct SiteBuilder: Sendable {
         } catch {
             throw BuildError(error)
         }
-        return Found(photos: scanned.photos, skipped: skipped, albumSettings: albumSettings, writer: writer, cache: cache)
+        return Found(photos: scanned.photos, skipped: skipped, albumSettings: albumSettings, writer: writer, cache: cache,
+                     sidecarMemo: scanned.sidecarMemo, sidecarsParsed: scanned.sidecarsParsed)
     }
 
     /// Every photo's derived images in the cache; `found` keeps the photos' names from here on.
@@ -141,6 +150,7 @@ public struct SiteBuilder: Sendable {
         // Nothing new, and the last build's site untouched: it is already the site this build would write.
         if derived.made == 0, let memo = found.writer.lastPlan(), memo.inputs == inputs, found.writer.lastBuildIsIntact(jobs: options.jobs) {
             found.cache.writeIndex(photos: found.names)  // at once, when nothing was saved
+            found.cache.writeSidecars(found.sidecarMemo)
             warnAboutPhotosInOutput(found.writer)
             timer.lap("pages")
             var report = finish(timer: timer, photos: derived.photos.count, skipped: found.skipped, written: ([], [], 0), derived: derived,
@@ -155,6 +165,8 @@ public struct SiteBuilder: Sendable {
         _ = found.cache.prune(keepingPhotos: found.names,
                               images: derived.photos.flatMap { $0.images.map(\.stored) } + derived.withheldImages + derived.hidden)
         found.cache.writeIndex(photos: found.names)
+        found.cache.writeSidecars(found.sidecarMemo)
+        found.sidecarMemo = []
         found.cache.forgetEntries()
         var root = Album.tree(of: derived.photos, configuration: configuration, rootTitle: rootTitle, settings: found.albumSettings)
         // The tree holds the photos now; what the end of the build needs of the list is kept apart.

@@ -16,6 +16,7 @@ enum BuildReportJSON {
             ("skipped", skipped(report.skipped, shown: shown)),
             ("images", .object([("made", .int(report.imagesMade)), ("kept", .int(report.imagesKept))])),
             ("cache", .object([("headers", .int(report.cachedHeaders)), ("images", .int(report.imagesKept))])),
+            ("sidecarsRead", .int(report.sidecarsRead)),
             ("removed", .array(report.removed.map { .string($0) })),
             ("leftInPlace", .array(report.leftAlone.map { .string($0) })),
             ("seconds", .object(timings)),

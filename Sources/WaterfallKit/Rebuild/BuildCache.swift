@@ -38,6 +38,9 @@ struct BuildCache: Sendable {
     /// Keyed mode's MACs of entries and of the index; nil without a key.
     private let entryMAC: RecordMAC?
     private let indexMAC: RecordMAC?
+    private let sidecarMAC: RecordMAC?
+    /// The last build's readings of XMP sidecars (`SidecarMemo`), for the scan.
+    private(set) var sidecars = SidecarMemo()
     /// Entries in `photos/` that keyed mode found without a valid MAC (made without the key, or with
     /// another, or forged): ignored.
     private(set) var unsigned = 0
@@ -76,6 +79,8 @@ struct BuildCache: Sendable {
         hasher = key?.content ?? .plain
         entryMAC = key?.entries
         indexMAC = key?.index
+        sidecarMAC = key?.sidecars
+        sidecars = SidecarMemo.read(from: folder, mac: sidecarMAC, warnings: &warnings)
         guard let stored = Self.storedVersion(in: folder, warnings: &warnings), stored == Array((Self.version + "\n").utf8) else { return }
         guard let index = CacheIndex.read(from: folder, mac: indexMAC, warnings: &warnings) else {
             add(Self.readEntries(in: folder, jobs: jobs, mac: entryMAC, warnings: &warnings))
@@ -351,6 +356,14 @@ struct BuildCache: Sendable {
             return CacheIndex.Item(entry: entry, file: CacheIndex.FileStamp(info))
         }
         CacheIndex.write(indexed, to: folder, temporary: temporaryName("index"), mac: indexMAC)
+    }
+
+    /// After a whole build: records the readings of the sidecars it saw (`SidecarMemo`), unless they are
+    /// the memo it read.
+    func writeSidecars(_ items: [SidecarMemo.Item]) {
+        guard sidecars.isDamaged || items.count != sidecars.items.count
+            || !items.allSatisfy({ sidecars.items[Array($0.name.utf8)] == $0 }) else { return }
+        SidecarMemo.write(items, to: folder, temporary: temporaryName("sidecars"), mac: sidecarMAC)
     }
 
     /// Lets go of the entries read (after `writeIndex`, which needs them): the rest of a build only stores

@@ -10,6 +10,21 @@ struct ByteReader {
 
     var isAtEnd: Bool { index == bytes.endIndex }
 
+    /// What `ByteWriter` wrote after `magic`, when the file starts so and its trailer (the checksum, or with
+    /// `mac` the MAC) holds; nil for anything else.
+    static func body(of bytes: [UInt8], magic: [UInt8], mac: RecordMAC?) -> ArraySlice<UInt8>? {
+        let trailer = mac == nil ? 8 : RecordMAC.tagBytes
+        guard bytes.count >= magic.count + trailer, bytes.starts(with: magic) else { return nil }
+        let body = bytes[..<(bytes.count - trailer)]
+        if let mac {
+            guard mac.verify(RecordMAC.digest(bytes[body.endIndex...]), body) else { return nil }
+        } else {
+            var checksum = ByteReader(bytes[body.endIndex...])
+            guard checksum.uint64() == Checksum.of(body) else { return nil }
+        }
+        return body.dropFirst(magic.count)
+    }
+
     mutating func uint64() -> UInt64? {
         guard bytes.endIndex - index >= 8 else { return nil }
         var value: UInt64 = 0

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Writes the index's values into a file in blocks, keeping its checksum (in keyed mode, its MAC).
 struct ByteWriter {
     private var file: BufferedWriter
@@ -85,6 +91,28 @@ struct ByteWriter {
             try withUnsafeBytes(of: checksum.littleEndian) { (raw) throws(FileSystemError) in try file.append(bytes: raw) }
         }
         try file.flush()
+    }
+
+    /// Writes the cache's file `name` (at its top) through `body`, under a temporary name then renamed: a
+    /// build killed on the way leaves the old file or none. Any failure leaves the old file.
+    static func replace(_ name: String, in folder: CacheFolder, temporary: String, mac: RecordMAC?,
+                        _ body: (inout ByteWriter) throws(FileSystemError) -> Void) {
+        folder.tmp.remove(temporary)
+        guard let descriptor = try? folder.tmp.createNew(temporary) else { return }
+        var writer = ByteWriter(BufferedWriter(descriptor: descriptor, path: folder.tmp.display(temporary)), mac: mac)
+        let written: Bool
+        do {
+            try body(&writer)
+            try writer.finish()
+            written = true
+        } catch {
+            written = false
+        }
+        close(descriptor)
+        guard written, (try? folder.tmp.rename(temporary, to: folder.root, as: name)) != nil else {
+            folder.tmp.remove(temporary)
+            return
+        }
     }
 
     private mutating func spill() throws(FileSystemError) {

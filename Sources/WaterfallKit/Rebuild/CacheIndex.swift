@@ -132,17 +132,8 @@ enum CacheIndex {
     private static let minimumItemBytes = 100
 
     static func decode(_ bytes: [UInt8], expecting now: Stamp, mac: RecordMAC? = nil) -> [Item]? {
-        let magic = mac == nil ? magic : keyedMagic
-        let trailer = mac == nil ? 8 : RecordMAC.tagBytes
-        guard bytes.count >= magic.count + trailer, bytes.starts(with: magic) else { return nil }
-        let body = bytes[..<(bytes.count - trailer)]
-        if let mac {
-            guard mac.verify(RecordMAC.digest(bytes[body.endIndex...]), body) else { return nil }
-        } else {
-            var checksum = ByteReader(bytes[body.endIndex...])
-            guard checksum.uint64() == Checksum.of(body) else { return nil }
-        }
-        var reader = ByteReader(body.dropFirst(magic.count))
+        guard let body = ByteReader.body(of: bytes, magic: mac == nil ? magic : keyedMagic, mac: mac) else { return nil }
+        var reader = ByteReader(body)
         guard let device = reader.uint64(), let inode = reader.uint64(), let modified = reader.int(), let changed = reader.int(),
               Stamp(device: device, inode: inode, modified: modified, changed: changed) == now,
               let shared = reader.strings(), let count = reader.count(), count <= BuildCache.maximumEntries else { return nil }
@@ -162,20 +153,8 @@ enum CacheIndex {
     static func write<Entries: Sequence>(_ entries: Entries, to folder: CacheFolder, temporary: String, mac: RecordMAC? = nil)
         where Entries.Element == Item {
         guard let now = Stamp(folder.photos) else { return }
-        folder.tmp.remove(temporary)
-        guard let descriptor = try? folder.tmp.createNew(temporary) else { return }
-        var writer = ByteWriter(BufferedWriter(descriptor: descriptor, path: folder.tmp.display(temporary)), mac: mac)
-        let written: Bool
-        do {
+        ByteWriter.replace(fileName, in: folder, temporary: temporary, mac: mac) { (writer) throws(FileSystemError) in
             try encode(entries, stamp: now, into: &writer)
-            written = true
-        } catch {
-            written = false
-        }
-        close(descriptor)
-        guard written, (try? folder.tmp.rename(temporary, to: folder.root, as: fileName)) != nil else {
-            folder.tmp.remove(temporary)
-            return
         }
     }
 
@@ -207,6 +186,5 @@ enum CacheIndex {
             try writer.int(item.file.modified)
             try writer.entry(item.entry, numbers: numbers)
         }
-        try writer.finish()
     }
 }

@@ -3,7 +3,8 @@ import CImageIO
 /// Keyed mode's secret (`WATERFALL_KEY`, or `--key-file FILE`): 32 random bytes, written as 64 hexadecimal
 /// digits. From it come one subkey per purpose (libsodium's crypto_kdf), so that a tag of one kind of
 /// record never passes for another's: the content hash of files, the cache's entries, the cache's index,
-/// the output's records (manifest and journal lines), the manifest's seal and the plan memo.
+/// the output's records (manifest and journal lines), the manifest's seal, the plan memo and the memo of
+/// XMP sidecars' readings.
 ///
 /// With a key, every cache entry and output record carries a MAC under it, and one without a valid MAC is
 /// treated as absent; files are proven by a keyed hash of their bytes. Whoever can write the cache or the
@@ -17,6 +18,7 @@ public struct RecordKey: Sendable {
     /// The manifest's seal: one tag for the whole file, so that a rebuild need not check each line's.
     let manifest: RecordMAC
     let memo: RecordMAC
+    let sidecars: RecordMAC
 
     public static let environmentVariable = "WATERFALL_KEY"
     /// 32 bytes: 256 bits, the most BLAKE2b's keyed mode and crypto_kdf take and the least worth having.
@@ -58,11 +60,12 @@ public struct RecordKey: Sendable {
         records = RecordMAC(key: try Self.subkey(.outputRecord, of: master, origin: origin))
         manifest = RecordMAC(key: try Self.subkey(.manifestSeal, of: master, origin: origin))
         memo = RecordMAC(key: try Self.subkey(.planMemo, of: master, origin: origin))
+        sidecars = RecordMAC(key: try Self.subkey(.sidecarMemo, of: master, origin: origin))
     }
 
     /// What each subkey is for (crypto_kdf's subkey numbers: never reuse one for another purpose).
     private enum Purpose: UInt64 {
-        case content = 1, cacheEntry, cacheIndex, outputRecord, planMemo, manifestSeal
+        case content = 1, cacheEntry, cacheIndex, outputRecord, planMemo, manifestSeal, sidecarMemo
     }
 
     private static func subkey(_ purpose: Purpose, of master: [UInt8], origin: String) throws(Problem) -> [UInt8] {

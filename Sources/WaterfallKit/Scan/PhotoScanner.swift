@@ -7,7 +7,8 @@ import Darwin
 
 /// Finds the photos under the input folder (every sub-folder is an album), their captions and the albums'
 /// own settings, and which photos the cache already knows (same size and time stamp: no byte is read). Reading
-/// the rest is the deriver's, from one open of each file.
+/// the rest is the deriver's, from one open of each file. An XMP sidecar unchanged since the last build is
+/// taken from the cache's memo (`SidecarMemo`), read-only here: the readings go back with the result.
 ///
 /// Only what is the gallery's is read: links that lead outside the input (unless the user allows them),
 /// special files (a FIFO would hang a read), names that are not UTF-8 and folders holding an earlier site
@@ -29,6 +30,17 @@ struct PhotoScanner: Sendable {
         var albumSettings: [[UInt8]: String]
         /// Each folder's sigal `index.md`, read (`SigalMarkdown.albumSettings`), with the file's path.
         var albumIndexes: [[UInt8]: (settings: SiteConfiguration.AlbumSettings, file: String)] = [:]
+        /// The readings of the XMP sidecars seen, for the next build's memo (`SidecarMemo`): one each.
+        var sidecarMemo: [SidecarMemo.Item] = []
+        /// XMP sidecars a decoder parsed (the others came from the memo).
+        var sidecarsParsed = 0
+    }
+
+    /// One file's scan: the file or why not, the lines about it, and its XMP sidecar's memo item.
+    private struct FileRead: Sendable {
+        var file: Swift.Result<ScannedFile, FileSystemError>
+        var warnings: [String] = []
+        var sidecar = XMPSidecar.Outcome()
     }
 
     /// Photos larger than this are refused before a byte is read (a sparse terabyte file would take hours
@@ -76,42 +88,53 @@ struct PhotoScanner: Sendable {
         let entries = found, texts = sidecars
         observe(.reading(total: entries.count))
         let done = Atomic<Int>(0)
-        let input = self.input, maxPixels = self.maxPixels, decoders = self.decoders
-        let results = entries.parallelMap(jobs: jobs) { path -> (Swift.Result<ScannedFile, FileSystemError>, warnings: [String]) in
+        let memo = cache?.sidecars ?? SidecarMemo()
+        let reads = entries.parallelMap(jobs: jobs) { path -> FileRead in
             defer { observe(.read(done: done.add(1, ordering: .relaxed).newValue, total: entries.count)) }
-            let name = String(path.dropFirst(prefix))
-            var info = stat()
-            guard stat(path, &info) == 0 else { return (.failure(.system(path, "cannot read")), []) }
-            let status = FileStatus(info)
-            let isVideo = Photo.isVideoName(name)
-            let limit = isVideo ? Self.maximumVideoBytes : Self.maximumPhotoBytes
-            guard status.size <= limit else {
-                return (.failure(FileSystemError(path, "larger than the \(ByteCount.text(limit)) limit for a \(isVideo ? "video" : "photo")")), [])
-            }
-            var warnings: [String] = []
-            let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
-            let xmp = decoders.flatMap { XMPSidecar.read(for: name, sidecars: texts, input: input, decoders: $0) { warnings.append("\(PathText.display(path)): \($0)") } }
-            var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
-            if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
-            file.sidecars += [SigalMarkdown.reading(for: name, among: texts, isVideo: isVideo, input: input, decoders: decoders) { warnings.append($0) },
-                              TakeoutSidecar.reading(for: name, among: texts, input: input) { warnings.append($0) }].compactMap { $0 }
-            if let xmp { file.sidecars.append(xmp) }
-            if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
-                file.cached = entry
-            }
-            return (.success(file), warnings)
+            return read(path, name: String(path.dropFirst(prefix)), texts: texts, cache: cache, memo: memo)
         }
-        result.photos.reserveCapacity(results.count)
-        for (path, (read, warnings)) in zip(entries, results) {
-            warnings.forEach { observe(.warning($0)) }
-            switch read {
+        result.photos.reserveCapacity(reads.count)
+        var memoItems: [[UInt8]: SidecarMemo.Item] = [:]
+        for (path, read) in zip(entries, reads) {
+            read.warnings.forEach { observe(.warning($0)) }
+            if let item = read.sidecar.memo { memoItems[Array(item.name.utf8)] = item }
+            if read.sidecar.parsed { result.sidecarsParsed += 1 }
+            switch read.file {
             case .success(let file): result.photos.append(file)
             case .failure(let error):
                 result.skipped.append((path, error.reason))
                 observe(.skipped(path: path, reason: error.reason))
             }
         }
+        result.sidecarMemo = Array(memoItems.values)
         return result
+    }
+
+    /// The photo or video at `path` (`name` relative to the input), its sidecars read (an XMP sidecar's
+    /// through `memo` when unchanged), and its cache entry when that still holds.
+    private func read(_ path: String, name: String, texts: Set<[UInt8]>, cache: BuildCache?, memo: SidecarMemo) -> FileRead {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return FileRead(file: .failure(.system(path, "cannot read"))) }
+        let status = FileStatus(info)
+        let isVideo = Photo.isVideoName(name)
+        let limit = isVideo ? Self.maximumVideoBytes : Self.maximumPhotoBytes
+        guard status.size <= limit else {
+            return FileRead(file: .failure(FileSystemError(path, "larger than the \(ByteCount.text(limit)) limit for a \(isVideo ? "video" : "photo")")))
+        }
+        var warnings: [String] = []
+        let caption = Self.sidecarCaption(for: name, texts: texts, input: input) { warnings.append($0) }
+        let xmp = decoders.map {
+            XMPSidecar.read(for: name, sidecars: texts, input: input, decoders: $0, memo: memo) { warnings.append("\(PathText.display(path)): \($0)") }
+        } ?? XMPSidecar.Outcome()
+        var file = ScannedFile(source: path, name: name, status: status, identity: FileIdentity(info))
+        if let caption { file.sidecars.append(PhotoMetadata(.text, title: caption.title, description: caption.description)) }
+        file.sidecars += [SigalMarkdown.reading(for: name, among: texts, isVideo: isVideo, input: input, decoders: decoders) { warnings.append($0) },
+                          TakeoutSidecar.reading(for: name, among: texts, input: input) { warnings.append($0) }].compactMap { $0 }
+        if let reading = xmp.reading { file.sidecars.append(reading) }
+        if let entry = cache?.unchangedEntry(for: name, status: status), entry.entry.header.pixelCount <= maxPixels {
+            file.cached = entry
+        }
+        return FileRead(file: .success(file), warnings: warnings, sidecar: xmp)
     }
 
     static func isSidecar(_ fileName: String) -> Bool {

@@ -60,6 +60,9 @@ enum Versions {
     /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating; 4: a Live Photo's content identifier (still
     /// and clip); 5: a TIFF's XMP and IPTC, a PNG's raw IPTC profile.
     static let facts = 5
+    /// The memo of XMP sidecars' readings (`SidecarMemo`); `facts` is part of its magic line too, so a reader
+    /// that reads more from XMP parses every sidecar again.
+    static let sidecarMemo = "waterfall-sidecars-1"
     /// The memo of the last build's plan (`PlanMemo`).
     static let plan = "waterfall-plan-1"
     /// The output's manifest of the files Waterfall wrote (`OutputRecords`).

@@ -126,7 +126,7 @@ struct CIBuildTests {
         #expect(run.status == 0)
         let json = try report(run)
         #expect(Set(json.keys) == ["report", "waterfall", "status", "exitCode", "input", "output", "photos", "albums", "pages", "pagesRendered", "unchanged",
-                                   "skipped", "images", "cache", "removed", "leftInPlace", "seconds", "work"])
+                                   "skipped", "images", "cache", "sidecarsRead", "removed", "leftInPlace", "seconds", "work"])
         #expect(json["status"] as? String == "ok" && json["exitCode"] as? Int == 0 && json["photos"] as? Int == 15)
         #expect((json["skipped"] as? [[String: String]])?.first?["reason"] == BuildCommandTests.notAPhotoReason)
         #expect(Set((json["seconds"] as? [String: Double])?.keys ?? [:].keys) == ["scan", "images", "pages", "total"])

@@ -40,6 +40,7 @@ struct TrustRecordLimitTests {
         (".waterfall/manifest", "larger than the 16 MiB Waterfall 0.1's manifest may hold; ignored as damaged"),
         (".waterfall/plan", "larger than the 4 KiB a plan memo may hold; ignored as damaged"),
         (".waterfall/cache/photos.index", "larger than the 1024 MiB a cache index may hold; ignored as damaged (the entries are read one by one)"),
+        (".waterfall/cache/sidecars.memo", "larger than the 256 MiB a memo of sidecars may hold; ignored as damaged (every XMP sidecar is read again)"),
         (".waterfall/cache/version", "larger than the 64 bytes a cache's version may hold; the cache is ignored as damaged"),
         (".waterfall/cache/photos/ENTRY", "larger than the 1 MiB a cache entry may hold; ignored as damaged"),
     ])
