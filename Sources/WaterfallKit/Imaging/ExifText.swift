@@ -24,7 +24,7 @@ enum ExifText {
     }
 
     static func clean(_ text: String) -> String? {
-        if isCleanASCII(text) { return text }
+        if let plain = alreadyClean(text) { return plain }
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -42,9 +42,18 @@ enum ExifText {
         return scalars.isEmpty ? nil : String(scalars)
     }
 
-    /// Whether the text is printable ASCII already as `clean` leaves it (single spaces, none at the ends):
-    /// most values are, and then no scalar is walked or copied.
-    private static func isCleanASCII(_ text: String) -> Bool {
+    /// The text less the plain spaces at its ends, when that is all `clean` would do (most values: no scalar is
+    /// then copied); nil when there is more to do, or nothing left.
+    private static func alreadyClean(_ text: String) -> String? {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return nil }
+        let inner = text[first...last]
+        guard isCleanASCII(inner) || isClean(inner) else { return nil }
+        return first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex ? text : String(inner)
+    }
+
+    /// Whether the text is printable ASCII already as `clean` leaves it (single spaces, none at the ends).
+    private static func isCleanASCII(_ text: Substring) -> Bool {
         var afterSpace = true  // (a leading space is not clean)
         for byte in text.utf8 {
             if byte == 0x20 {
@@ -57,6 +66,22 @@ enum ExifText {
             }
         }
         return !afterSpace  // (nor is a trailing one, or nothing at all)
+    }
+
+    /// The same for any text: nothing to remove, single plain spaces, none at the ends (a walk, no copy).
+    private static func isClean(_ text: Substring) -> Bool {
+        var afterSpace = true
+        for scalar in text.unicodeScalars {
+            if isSpace(scalar) {
+                if afterSpace || scalar != " " { return false }
+                afterSpace = true
+            } else if isRemoved(scalar) {
+                return false
+            } else {
+                afterSpace = false
+            }
+        }
+        return !afterSpace
     }
 
     private static func utf8(_ bytes: ArraySlice<UInt8>, cut: Bool) -> String? {

@@ -18,6 +18,13 @@ struct ExifUnitTests {
         ("line\u{2028}sep\u{85}nel", "line sep nel"),
         ("<b>&amp;</b> \"q\"", "<b>&amp;</b> \"q\""),
         ("東京 🌊 👩‍👩‍👧", "東京 🌊 👩‍👩‍👧"),
+        // (the paths that leave a clean value as it is: plain spaces at the ends go, inner runs do not stay)
+        ("morning. morning. ", "morning. morning."),
+        ("  café au lait ", "café au lait"),
+        ("two  spaces", "two spaces"),
+        ("café\u{A0}noir", "café\u{A0}noir"),
+        ("tab\there ", "tab here"),
+        ("東京  タワー ", "東京 タワー"),
     ])
     func cleaning(input: String, expected: String) {
         #expect(ExifText.decode(Array(input.utf8)[...]) == expected)
