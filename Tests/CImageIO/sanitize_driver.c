@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "avif_format.h"
 #include "cimageio.h"
 #include "decode_check.h"
 #include "frames_check.h"
@@ -25,6 +26,10 @@ static long heif_checked = 0, heif_quick = 0, heif_refused = 0;
 static void check_heif(const unsigned char *bytes, size_t length, const wf_header *header) {
     if (header->status != WF_OK || (header->format != WF_FORMAT_HEIC && header->format != WF_FORMAT_AVIF)) return;
     static wf_stream stream;
+    /* An AVIF sequence's header is its track's (libavif), which its still item need not match. */
+    wf_header sequence = {.format = WF_FORMAT_AVIF};
+    wf_stream_init_memory(&stream, bytes, length);
+    if (wf_read_avif_sequence_header(&stream, &sequence)) return;
     wf_heif_facts facts;
     wf_stream_init_memory(&stream, bytes, length);
     heif_quick += wf_heif_quick_facts(&stream, (int64_t)length, &facts);
