@@ -64,7 +64,7 @@ typedef struct {
     int32_t orientation;   /* 1-8; 1 when absent or invalid */
     int32_t animated;      /* GIF and WebP: more than one frame */
     uint32_t frames;       /* frames counted from the headers of their blocks or chunks (1 for a still) */
-    int32_t alpha;         /* the image has an alpha channel (HEIF, WebP) or a transparent colour (GIF) */
+    int32_t alpha;         /* the image may be see-through: an alpha channel, a PNG's tRNS, a GIF's transparent colour */
     int32_t components;    /* JPEG: 1, 3 or 4; PNG: channels; others: 3, or 4 with alpha */
     int32_t progressive;   /* JPEG: progressive (SOF2/SOF10); PNG: interlaced */
     int32_t bit_depth;     /* bits a sample as stored (HEIF: 8, 10 or 12) */

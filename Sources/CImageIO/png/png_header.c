@@ -58,6 +58,7 @@ void wf_read_png_header(wf_stream *stream, wf_header *out) {
         out->height = png_get_image_height(png, info);
         out->components = png_get_channels(png, info);
         out->bit_depth = png_get_bit_depth(png, info);
+        out->alpha = (png_get_color_type(png, info) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
         out->progressive = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
         out->orientation = orientation(png, info);
         out->warnings = context.io.warnings;

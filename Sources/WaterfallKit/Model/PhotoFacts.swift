@@ -7,6 +7,9 @@ struct PhotoFacts: Sendable, Equatable {
     var metadata = PhotoMetadata()
     /// Apple's content identifier, which a Live Photo's still and clip share.
     var contentIdentifier: String?
+    /// Whether the image may be see-through (an alpha channel, a transparent GIF colour), as its header says:
+    /// then no placeholder colour is painted behind it, where it would show once the image is there.
+    var seeThrough = false
     /// What the reading found wrong (`its XMP is not used: …`): said when the file is read, never cached.
     var warnings: [String] = []
 

@@ -20,13 +20,20 @@ extension SitePages {
             sources: viewSources(published),
             video: published.video.map { .init(path: $0.path, type: Self.mimeType($0), duration: photo.header.video?.durationText) },
             motion: published.motion.map { .init(path: $0.path, type: Self.mimeType($0), duration: nil) },
-            color: (view.averageColor ?? published.tiles[0].averageColor)?.hex,
+            color: Self.placeholder(photo, published.tiles[0], mean: view.averageColor ?? published.tiles[0].averageColor),
             sketch: Self.viewSketch(published),
             original: original, fullSize: Self.fullSize(published, original: original),
             previous: neighbour(index - 1), next: neighbour(index + 1),
             back: .init(path: Self.galleryPath(album: album.sitePath, page: galleryPage), title: album.title), backTile: tileIndex,
             trail: trail.map { .init(path: $0.path, title: $0.title) }, keywords: keywords?.links(for: photo) ?? [],
             ahead: [index + 1, index - 1].filter(album.photos.indices.contains).map { ahead(album.photos[$0]) })
+    }
+
+    /// What a tile or a view shows while its image loads: the image's mean colour, but nothing behind one that
+    /// is see-through, where it would stay visible once the image is there. The header says whether it may
+    /// be; a sketch, made only of opaque pixels, proves it is not (an RGBA screenshot keeps its colour).
+    static func placeholder(_ photo: Photo, _ tile: DerivedFile, mean: AverageColor?) -> String? {
+        photo.facts.seeThrough && tile.sketch == nil ? "transparent" : mean?.hex
     }
 
     /// A still's sketch for its photo page (a video's page shows its poster's colour only).

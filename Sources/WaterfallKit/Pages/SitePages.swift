@@ -191,7 +191,7 @@ struct SitePages: Sendable {
             },
             width: photo.header.width, height: photo.header.height, alt: alt, caption: photo.caption?.title,
             // The mean colour of the tile image the visitor gets first: a coloured mosaic while images load.
-            color: published.tiles[0].averageColor?.hex, sketch: published.tiles[0].sketch,
+            color: Self.placeholder(photo, published.tiles[0], mean: published.tiles[0].averageColor), sketch: published.tiles[0].sketch,
             name: photo.fileName, album: nil,
             video: photo.header.video.map { .init(duration: $0.durationText) }, live: published.motion != nil)
     }

@@ -58,6 +58,13 @@ struct ByteReader {
         }
     }
 
+    /// A byte that is 0 or 1; nil for anything else.
+    mutating func flag() -> Bool? {
+        guard index < bytes.endIndex, bytes[index] <= 1 else { return nil }
+        defer { index += 1 }
+        return bytes[index] == 1
+    }
+
     /// A value `read` reads, after a flag byte saying whether there is one; nil when either is bad.
     mutating func optional<Value>(_ read: (inout ByteReader) -> Value?) -> Value?? {
         guard index < bytes.endIndex else { return nil }

@@ -17,6 +17,7 @@ extension PhotoFacts {
         add("rights", metadata.rights) { .string($0) }
         add("taken", metadata.taken) { .array([.string($0.text), .int($0.number)]) }
         if let contentIdentifier { fields.append(("contentIdentifier", .string(contentIdentifier))) }
+        if seeThrough { fields.append(("seeThrough", .bool(true))) }
         return .object(fields)
     }
 
@@ -52,6 +53,7 @@ extension PhotoFacts {
             guard ContentIdentifier.clean(text) == text else { return nil }  // as a probe or ExifParser gives it
             contentIdentifier = text
         }
+        seeThrough = fields["seeThrough"] == .bool(true)
     }
 }
 
@@ -70,6 +72,7 @@ extension ByteWriter {
             try writer.int(taken.number)
         }
         try optional(facts.contentIdentifier)
+        try bytes(CollectionOfOne(facts.seeThrough ? 1 : 0))
     }
 
     /// A flag, then the source and the value when there is one.
@@ -98,10 +101,12 @@ extension ByteReader {
                   guard let text = reader.string(), let number = reader.int() else { return nil }
                   return PhotoMetadata.Taken(text: text, number: number)
               }),
-              let contentIdentifier = optional({ $0.string().flatMap { ContentIdentifier.clean($0) == $0 ? $0 : nil } }) else { return nil }
+              let contentIdentifier = optional({ $0.string().flatMap { ContentIdentifier.clean($0) == $0 ? $0 : nil } }),
+              let seeThrough = flag() else { return nil }
         (facts.metadata.title, facts.metadata.description, facts.metadata.creator, facts.metadata.rights) = (texts[0], texts[1], texts[2], texts[3])
         (facts.metadata.keywords, facts.metadata.rating, facts.metadata.taken) = (keywords, rating, taken)
         facts.contentIdentifier = contentIdentifier
+        facts.seeThrough = seeThrough
         return facts
     }
 

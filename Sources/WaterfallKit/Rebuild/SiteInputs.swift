@@ -75,6 +75,7 @@ enum SiteInputs {
         add(photo.facts.metadata, to: &builder)
         builder.add(photo.facts.summary)
         builder.add(photo.facts.contentIdentifier)
+        builder.add(photo.facts.seeThrough)
         builder.add(published.images.count)
         for image in published.images {
             builder.add(image.label)

@@ -22,7 +22,7 @@ extension MediaReader {
         }
         if photos.count > 1, case .success(let answers) = decoders.read(photos.map(\.file), metadata: facts) {
             for (photo, (raw, metadata)) in zip(photos, answers) {
-                results[photo.index] = images.interpret(raw).map { ($0, metadata.map(Self.facts) ?? PhotoFacts()) }
+                results[photo.index] = images.interpret(raw).map { ($0, Self.facts(raw, metadata)) }
             }
         } else {
             for photo in photos { results[photo.index] = read(photo.file, sniffed: photo.sniffed, facts: facts) }

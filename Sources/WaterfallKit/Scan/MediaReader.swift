@@ -1,3 +1,5 @@
+import CImageIO
+
 /// Reads the header of a photo or a video the build opened, from that open file: first what its first bytes
 /// say (nothing else is read of a file that is no format Waterfall reads), then a photo's header and facts in
 /// a decoder process, a video's with `VideoProbe` (ffprobe, under limits).
@@ -37,12 +39,19 @@ public struct MediaReader: Sendable {
         case .failure(let failure):
             return .failure(failure.readError(format: sniffed.name))
         case .success(let (raw, metadata)):
-            return images.interpret(raw).map { header in (header, metadata.map(Self.facts) ?? PhotoFacts()) }
+            return images.interpret(raw).map { header in (header, Self.facts(raw, metadata)) }
         }
     }
 }
 
 extension MediaReader {
+    /// What the header and, when read, the metadata say.
+    static func facts(_ header: wf_header, _ metadata: ExifReader.RawMetadata?) -> PhotoFacts {
+        var facts = metadata.map(Self.facts) ?? PhotoFacts()
+        facts.seeThrough = header.alpha != 0
+        return facts
+    }
+
     /// What a photo's own bytes say: EXIF (and PNG text), IPTC and XMP, merged in their order of precedence.
     static func facts(_ raw: ExifReader.RawMetadata) -> PhotoFacts {
         var facts = PhotoFacts(ExifReader().facts(from: raw))

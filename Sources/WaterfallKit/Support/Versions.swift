@@ -53,13 +53,13 @@ enum Versions {
     /// The cache folder's layout (`BuildCache`): the version file at its top.
     static let cache = "waterfall-cache-4"
     /// The cache's index of photo entries (`CacheIndex`). 2: a video's facts; 3: sketches; 4: facts with
-    /// their sources; 5: a video's content identifier.
-    static let cacheIndex = "waterfall-cache-index-5"
+    /// their sources; 5: a video's content identifier; 6: whether a photo is see-through.
+    static let cacheIndex = "waterfall-cache-index-6"
     /// What a photo's facts hold as `PhotoFacts` reads them: an entry's facts of another version are read
     /// again from the photo, without making its images again. 1: EXIF's; 2: metadata with sources.
     /// 3: XMP and IPTC, and EXIF Artist, Copyright and Rating; 4: a Live Photo's content identifier (still
-    /// and clip); 5: a TIFF's XMP and IPTC, a PNG's raw IPTC profile.
-    static let facts = 5
+    /// and clip); 5: a TIFF's XMP and IPTC, a PNG's raw IPTC profile; 6: whether the image is see-through.
+    static let facts = 6
     /// The memo of XMP sidecars' readings (`SidecarMemo`); `facts` is part of its magic line too, so a reader
     /// that reads more from XMP parses every sidecar again.
     static let sidecarMemo = "waterfall-sidecars-1"

@@ -44,6 +44,35 @@ struct LoadingTests {
         #expect(Int(cutout.red) > unweighted + 5, "weighted \(cutout.red), unweighted \(unweighted)")
     }
 
+    /// A see-through photo (the cut-out PNG, a PNG with a transparent colour) gets no placeholder behind it: its
+    /// mean colour would stay as a square around the cut-out once it loads. An RGBA PNG whose pixels are all
+    /// opaque keeps its colour. Pages from the cache's facts are the same.
+    @Test func aSeeThroughPhotoHasNoPlaceholderBehindIt() throws {
+        let input = try TemporaryFolder(), work = try TemporaryFolder()
+        for name in ["chelsea-cutout.png", "coffee-cup.jpg"] { try input.copy(Fixtures.inRepository("SampleGallery/" + name), as: name) }
+        try input.copy(Fixtures.header("P12-rgba-all-opaque.png"), as: "opaque-rgba.png")
+        try input.copy(Fixtures.conformance("pngsuite/tbrn2c08.png"), as: "transparent-colour.png")
+        var pages: [[String]] = []
+        for output in ["first", "second"] {  // the second from the cache the first filled
+            let site = work.path + "/" + output
+            let run = try WaterfallProcess.run(["build", input.path, "-o", site, "--cache-dir", work.path + "/cache", "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            pages.append(try ["index.html", "photos/chelsea-cutout.png.html", "photos/coffee-cup.jpg.html"].map {
+                String(decoding: try Fixtures.bytes(site + "/" + $0), as: UTF8.self)
+            })
+        }
+        #expect(pages[0] == pages[1])
+        let tiles = pages[0][0].components(separatedBy: "<li class=\"wf-tile").dropFirst()
+        let cutout = try #require(tiles.first { $0.contains("chelsea-cutout") }), cup = try #require(tiles.first { $0.contains("coffee-cup") })
+        #expect(cutout.contains("--wf-color:transparent") && !cutout.contains("--wf-sketch"), "\(cutout.prefix(300))")
+        #expect(cup.firstMatch(of: /--wf-color:#[0-9a-f]{6}/) != nil, "\(cup.prefix(300))")
+        let opaque = try #require(tiles.first { $0.contains("opaque-rgba") }), keyed = try #require(tiles.first { $0.contains("transparent-colour") })
+        #expect(opaque.firstMatch(of: /--wf-color:#[0-9a-f]{6}/) != nil, "\(opaque.prefix(300))")
+        #expect(keyed.contains("--wf-color:transparent"), "\(keyed.prefix(300))")
+        #expect(pages[0][1].contains("--wf-color: transparent"))
+        #expect(pages[0][2].firstMatch(of: /--wf-color: #[0-9a-f]{6}/) != nil)
+    }
+
     @Test func tilesCarryTheirColourAndTheFirstScreenLoadsFirst() throws {
         let input = try TemporaryFolder(), output = try TemporaryFolder()
         for index in 0..<40 {

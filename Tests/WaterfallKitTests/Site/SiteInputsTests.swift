@@ -99,7 +99,7 @@ struct SiteInputsTests {
         #expect(fields(published.photo.header) == ["format", "pixelWidth", "pixelHeight", "orientation", "components", "progressive",
                                                    "bitDepth", "bytesRead", "frames", "videoBox"])
         // warnings: said once, when the file is read; they change nothing on the pages.
-        #expect(fields(published.photo.facts) == ["summary", "metadata", "contentIdentifier", "warnings"])
+        #expect(fields(published.photo.facts) == ["summary", "metadata", "contentIdentifier", "seeThrough", "warnings"])
         #expect(fields(published.photo.metadata) == ["title", "description", "keywords", "rating", "creator", "rights", "taken",
                                                      "descriptionHTML"])
         // path: named later; made: whether this build made it, not what it is.
