@@ -97,8 +97,11 @@ int main(int argc, char **argv) {
         wf_read_iim_memory(bytes, length, &records);
         check(argv[i], "as-iim", &records, print && strstr(argv[i], ".iim") != NULL);
         records.length = records.total = 0;
-        wf_read_raw_iptc_profile((const char *)bytes, length, &records);
+        wf_read_raw_profile((const char *)bytes, length, WF_RECORD_IPTC, &records);
         check(argv[i], "as-raw-profile", &records, 0);
+        records.length = records.total = 0;
+        wf_read_raw_profile((const char *)bytes, length, WF_RECORD_XMP, &records);
+        check(argv[i], "as-raw-xmp-profile", &records, 0);
         free(records.bytes);
         free(bytes);
     }

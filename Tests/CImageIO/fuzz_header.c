@@ -59,7 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wf_read_iim_memory(data, size, &parsed);
     if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
     parsed.length = parsed.total = 0;
-    wf_read_raw_iptc_profile((const char *)data, size, &parsed);
+    wf_read_raw_profile((const char *)data, size, WF_RECORD_IPTC, &parsed);
+    if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
+    parsed.length = parsed.total = 0;
+    wf_read_raw_profile((const char *)data, size, WF_RECORD_XMP, &parsed);
     if (parsed.length > parsed.capacity || parsed.length > parsed.total) __builtin_trap();
     exercise_frames(data, size, 64);
     exercise_decode(data, size);

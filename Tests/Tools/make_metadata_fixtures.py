@@ -3,15 +3,16 @@
 
 gallery/: a folder the tests build as one gallery (MetadataBuildTests.swift): tiny photos (64x48, Pillow and
 pillow-heif) whose XMP and IPTC are written by exiftool (Debian's libimage-exiftool-perl), XMP sidecars in
-both spellings, and the precedence cases; a TIFF whose IFD comes after its pixels (tiffbytes.py) and a PNG
-with a raw IIM profile as ImageMagick writes it, made byte by byte. hostile/: packets and IIM streams made
+both spellings, and the precedence cases; a TIFF whose IFD comes after its pixels (tiffbytes.py), a TIFF
+with IPTC only in Photoshop's image resources (tag 34377), and PNGs with a raw IIM profile and a raw XMP
+profile as ImageMagick writes them, made byte by byte and by Debian's ImageMagick 6. hostile/: packets and IIM streams made
 byte by byte (billion laughs, external entities, invalid UTF-8, UTF-16, an IIM length overflow, 50,000
 datasets; TIFF tags whose counts lie or run past the end; PNG raw profiles with bad hex or a lying length),
 each inside a photo that must still be published, with one warning. The largest hostile inputs (100,000-deep nesting, a
 4 MiB attribute, 100,000 keywords) are written by the Swift test itself, not committed.
 
 The expected answers live in the Swift tests. The output is committed; rerun only to re-record on purpose:
-    scripts/ensure-packages libimage-exiftool-perl
+    scripts/ensure-packages libimage-exiftool-perl imagemagick
     .venv/bin/python Tests/Tools/make_metadata_fixtures.py
 """
 import io
@@ -27,6 +28,9 @@ from PIL.PngImagePlugin import PngInfo
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import tiffbytes as t  # noqa: E402
+
+# Debian's own, by its full name: a `convert` earlier on PATH may be something else.
+IMAGEMAGICK = "/usr/bin/convert-im6.q16"
 
 OUT = os.path.join(HERE, "..", "WaterfallKitTests", "Fixtures", "metadata")
 GALLERY = os.path.join(OUT, "gallery")
@@ -181,6 +185,31 @@ def make_tiff_and_png_gallery(g):
              "-IPTC:Keywords=png-keyword", "-IPTC:CodedCharacterSet=UTF8")
     png_with_text(f"{g}/iptc-raw.png", "Raw profile type iptc",
                   raw_profile("iptc", utf8_iim((5, "PNG raw IIM title"), (80, "PNG raw IIM creator"))))
+    # Photoshop keeps a TIFF's IPTC in its image resources (tag 34377), after others such as its resolution.
+    with open(f"{g}/photoshop.tif", "wb") as f:
+        f.write(tiff_with([(34377, t.UNDEFINED, photoshop_resources(utf8_iim((5, "TIFF Photoshop IPTC title"))))]))
+    # Debian's ImageMagick 6 itself: its zTXt raw profiles of an IIM stream and of an XMP packet.
+    with open(f"{g}/imagemagick.iptc", "wb") as f:
+        f.write(utf8_iim((5, "ImageMagick IPTC title loses"), (120, "ImageMagick IPTC description")))
+    with open(f"{g}/imagemagick.xmp", "wb") as f:
+        f.write(xmp_packet(description(alt("title", "ImageMagick XMP title"))))
+    picture((60, 140, 90)).save(f"{g}/imagemagick-base.png", "PNG")
+    subprocess.run([IMAGEMAGICK, f"{g}/imagemagick-base.png", "-profile", f"IPTC:{g}/imagemagick.iptc",
+                    "-profile", f"XMP:{g}/imagemagick.xmp", "-define", "png:exclude-chunks=date,time",
+                    f"{g}/imagemagick.png"], check=True)
+    for name in ("imagemagick-base.png", "imagemagick.iptc", "imagemagick.xmp"):
+        os.remove(f"{g}/{name}")
+    # ImageMagick 6's XMP in PNG as made here, byte by byte: a zTXt raw profile of the packet.
+    info = PngInfo()
+    info.add_text("Raw profile type xmp", raw_profile("xmp", xmp_packet(description(alt("title", "PNG raw XMP title")))),
+                  zip=True)
+    picture((160, 90, 90)).save(f"{g}/xmp-raw.png", "PNG", pnginfo=info)
+
+
+def photoshop_resources(iim):
+    """Photoshop's image resources as a TIFF's tag 34377 holds them: a resolution record, then the IIM's."""
+    resolution = b"8BIM" + struct.pack(">H", 0x03ED) + b"\x00\x00" + struct.pack(">I", 16) + bytes(16)
+    return resolution + app13(iim)[len(b"Photoshop 3.0\x00"):]
 
 
 # ---- hostile ----------------------------------------------------------------------------------------------
@@ -211,6 +240,9 @@ def make_hostile_tiff_and_png(h):
         "tiff-iptc-count.tif": with_entry(tiff_with([(700, t.UNDEFINED, packet), (33723, t.LONG, [0x1C020500] * 4)]),
                                           33723, count=0x40000000),
         "tiff-iptc-short.tif": tiff_with([(700, t.UNDEFINED, packet), (33723, t.SHORT, [0x1C02, 0x0500])]),
+        "tiff-photoshop-count.tif": with_entry(tiff_with([(700, t.UNDEFINED, packet),
+                                                          (34377, t.UNDEFINED, photoshop_resources(kept))]),
+                                               34377, count=0x7FFFFFFF),
     }
     # An XMP tag whose bytes run past the end of the file (the file cut inside the packet; the IFD comes first).
     whole = tiff_with([(700, t.UNDEFINED, xmp_packet(description(alt("title", "cut"))))], order="II", first=True)
@@ -227,6 +259,9 @@ def make_hostile_tiff_and_png(h):
     }
     for name, text in profiles.items():
         png_with_text(f"{h}/{name}", "Raw profile type iptc", text)
+    xmp = xmp_packet(description(alt("title", "never read")))
+    png_with_text(f"{h}/png-xmp-bad-hex.png", "Raw profile type xmp", raw_profile("xmp", xmp).replace("3c", "zz", 1))
+    png_with_text(f"{h}/png-xmp-huge.png", "Raw profile type xmp", raw_profile("xmp", xmp, declared=2000000))
     # For the fuzzer and the sanitizer check: a raw profile's text itself.
     with open(f"{h}/raw-profile-iptc.txt", "w") as f:
         f.write(raw_profile("iptc", utf8_iim((5, "title"), (25, "keyword"))))
@@ -308,6 +343,8 @@ def make_hostile():
 def main():
     if shutil.which("exiftool") is None:
         sys.exit("exiftool is missing: scripts/ensure-packages libimage-exiftool-perl")
+    if not os.path.exists(IMAGEMAGICK):
+        sys.exit("ImageMagick 6 is missing: scripts/ensure-packages imagemagick")
     for folder in (GALLERY, HOSTILE):
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)

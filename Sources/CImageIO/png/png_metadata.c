@@ -1,7 +1,8 @@
 /*
  * PNG metadata: the eXIf chunk, the Description and Title text chunks, the XMP packet (iTXt
- * "XML:com.adobe.xmp") and the IPTC of a "Raw profile type iptc" text chunk (png_raw_profile.c) before IDAT,
- * through libpng's png_read_info with every other ancillary chunk skipped unparsed. Nothing is decoded.
+ * "XML:com.adobe.xmp", or ImageMagick's "Raw profile type xmp") and the IPTC of a "Raw profile type iptc" text
+ * chunk (png_raw_profile.c) before IDAT, the first of each, through libpng's png_read_info with every other
+ * ancillary chunk skipped unparsed. Nothing is decoded.
  */
 #include "png_format.h"
 #include "png_raw_profile.h"
@@ -107,9 +108,11 @@ static void collect(png_structp png, png_infop info, wf_metadata *out) {
             wf_metadata_take_xmp(out, (const uint8_t *)text->text, length);
             continue;
         }
-        if (!saw_iptc && wf_is_raw_iptc_profile(text->key)) {
-            saw_iptc = 1;
-            wf_read_raw_iptc_profile(text->text, length, &out->records);
+        wf_record_source profile = wf_raw_profile_source(text->key);
+        int *saw = profile == WF_RECORD_XMP ? &saw_xmp : profile == WF_RECORD_IPTC ? &saw_iptc : NULL;
+        if (saw) {
+            if (!*saw) wf_read_raw_profile(text->text, length, profile, &out->records);
+            *saw = 1;
             continue;
         }
         wf_metadata_field *field = keyword_is(text->key, "description") ? &out->description

@@ -1,10 +1,11 @@
 /*
- * IPTC in PNG as ImageMagick and exiftool write it: a tEXt, zTXt or iTXt chunk "Raw profile type iptc"
- * (ImageMagick's older "Raw profile type 8bim" too) whose text is a newline, the profile's name, a newline,
- * its length in decimal (padded with spaces), a newline, then its bytes as hex digits in lines. The bytes are
- * an IIM stream, or Photoshop's image resources (8BIM) with the IIM in resource 0x0404, as in a JPEG's APP13.
+ * IPTC and XMP in PNG as ImageMagick and exiftool write them: a tEXt, zTXt or iTXt chunk "Raw profile type
+ * iptc" (ImageMagick's older "Raw profile type 8bim" too) or "Raw profile type xmp", whose text is a newline,
+ * the profile's name, a newline, its length in decimal (padded with spaces), a newline, then its bytes as hex
+ * digits in lines. IPTC's bytes are an IIM stream, or Photoshop's image resources (8BIM) with the IIM in
+ * resource 0x0404, as in a JPEG's APP13; XMP's are the packet.
  *
- * Checked whole before the IIM reader sees a byte: the declared length within the IIM limit (so nothing larger
+ * Checked whole before a parser sees a byte: the declared length within the parser's limit (so nothing larger
  * is allocated), every digit hex, and exactly as many bytes as declared. A profile that fails is refused with
  * the reason; the photo is read on.
  */
@@ -21,9 +22,11 @@ static const uint8_t ps3_header[14] = "Photoshop 3.0"; /* what wf_read_ps3_iptc 
 /* The IIM limit, with room for 8BIM resource headers around it (as JPEG's APP13 has). */
 #define PROFILE_MAX (WF_IIM_STREAM_MAX + 1024 - sizeof ps3_header)
 
-int wf_is_raw_iptc_profile(const char *keyword) {
-    return keyword != NULL &&
-           (strcasecmp(keyword, "Raw profile type iptc") == 0 || strcasecmp(keyword, "Raw profile type 8bim") == 0);
+wf_record_source wf_raw_profile_source(const char *keyword) {
+    if (keyword == NULL) return 0;
+    if (strcasecmp(keyword, "Raw profile type iptc") == 0 || strcasecmp(keyword, "Raw profile type 8bim") == 0)
+        return WF_RECORD_IPTC;
+    return strcasecmp(keyword, "Raw profile type xmp") == 0 ? WF_RECORD_XMP : 0;
 }
 
 static int hex_digit(char c) {
@@ -71,24 +74,42 @@ static const char *decode(const char *text, size_t length, size_t at, uint8_t *b
     return high >= 0 || n < declared ? "its PNG raw profile holds fewer bytes than it declares" : NULL;
 }
 
-void wf_read_raw_iptc_profile(const char *text, size_t length, wf_metadata_field *records) {
-    size_t at = 0, count = 0;
+/* The profile's bytes after `prefix_length` bytes of room (malloc'd; *count of them), or NULL with the
+ * reason said to `records` under `source`. */
+static uint8_t *profile_bytes(const char *text, size_t length, size_t max, size_t prefix_length, wf_record_source source,
+                              wf_metadata_field *records, size_t *count) {
+    size_t at = 0;
     int64_t declared = declared_length(text, length, &at);
     if (declared < 0) {
-        wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "its PNG raw profile does not say its length");
+        wf_records_say(records, source, WF_RECORD_REFUSED, "its PNG raw profile does not say its length");
+        return NULL;
+    }
+    if ((uint64_t)declared > max) {
+        wf_records_say(records, source, WF_RECORD_REFUSED, "its PNG raw profile declares %lld bytes, over %s",
+                       (long long)declared, source == WF_RECORD_XMP ? "1 MiB" : "256 KiB");
+        return NULL;
+    }
+    uint8_t *bytes = malloc(prefix_length + (size_t)declared + 1);
+    if (!bytes) return NULL;
+    const char *refusal = decode(text, length, at, bytes + prefix_length, (size_t)declared, count);
+    if (refusal == NULL) return bytes;
+    wf_records_say(records, source, WF_RECORD_REFUSED, "%s", refusal);
+    free(bytes);
+    return NULL;
+}
+
+void wf_read_raw_profile(const char *text, size_t length, wf_record_source source, wf_metadata_field *records) {
+    size_t count = 0;
+    if (source == WF_RECORD_XMP) {
+        uint8_t *packet = profile_bytes(text, length, WF_XMP_EMBEDDED_MAX, 0, source, records, &count);
+        if (packet) wf_read_xmp_memory(packet, count, WF_XMP_EMBEDDED_MAX, records);
+        free(packet);
         return;
     }
-    if ((uint64_t)declared > PROFILE_MAX) {
-        wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "its PNG raw profile declares %lld bytes, over 256 KiB",
-                       (long long)declared);
-        return;
-    }
-    uint8_t *bytes = malloc(sizeof ps3_header + (size_t)declared + 1);
+    uint8_t *bytes = profile_bytes(text, length, PROFILE_MAX, sizeof ps3_header, source, records, &count);
     if (!bytes) return;
     memcpy(bytes, ps3_header, sizeof ps3_header);
-    const char *refusal = decode(text, length, at, bytes + sizeof ps3_header, (size_t)declared, &count);
-    if (refusal) wf_records_say(records, WF_RECORD_IPTC, WF_RECORD_REFUSED, "%s", refusal);
-    else if (count >= 4 && memcmp(bytes + sizeof ps3_header, "8BIM", 4) == 0)
+    if (count >= 4 && memcmp(bytes + sizeof ps3_header, "8BIM", 4) == 0)
         wf_read_ps3_iptc(bytes, sizeof ps3_header + count, records);
     else if (count > 0) wf_read_iim_memory(bytes + sizeof ps3_header, count, records);
     free(bytes);

@@ -1,4 +1,4 @@
-/* Internal: IPTC in a PNG text chunk as ImageMagick and exiftool write it (png_raw_profile.c). */
+/* Internal: IPTC and XMP in a PNG text chunk as ImageMagick and exiftool write them (png_raw_profile.c). */
 #ifndef WF_PNG_RAW_PROFILE_H
 #define WF_PNG_RAW_PROFILE_H
 
@@ -6,11 +6,12 @@
 
 #include "cimageio.h"
 
-/* Whether a text chunk's keyword is one that holds IPTC: "Raw profile type iptc" or "... 8bim". */
-int wf_is_raw_iptc_profile(const char *keyword);
+/* What a text chunk's keyword holds: WF_RECORD_IPTC for "Raw profile type iptc" or "... 8bim",
+ * WF_RECORD_XMP for "Raw profile type xmp", 0 for any other. */
+wf_record_source wf_raw_profile_source(const char *keyword);
 
-/* The text of such a chunk, checked whole, then its IIM parsed into `records` (WF_RECORD_IPTC entries); a
- * profile that is refused gives one WF_RECORD_REFUSED entry. */
-void wf_read_raw_iptc_profile(const char *text, size_t length, wf_metadata_field *records);
+/* The text of such a chunk, checked whole, then parsed into `records` as `source` (the IIM, or the XMP
+ * packet); a profile that is refused gives one WF_RECORD_REFUSED entry. */
+void wf_read_raw_profile(const char *text, size_t length, wf_record_source source, wf_metadata_field *records);
 
 #endif

@@ -11,7 +11,8 @@
  * not libtiff: nothing is decoded or allocated beyond these bytes. A BigTIFF gives no facts.
  *
  * IFD0's XMP (tag 700) and IPTC IIM (tag 33723) go to the parsers JPEG's APP1 and APP13 go to, under the
- * same limits, checked against the tag's declared size before a byte of the value is read.
+ * same limits, checked against the tag's declared size before a byte of the value is read. Without tag
+ * 33723, the IIM is taken from Photoshop's image resources (tag 34377, resource 0x0404), as from an APP13.
  */
 #include "metadata_readers.h"
 #include "tiff_format.h"
@@ -20,7 +21,7 @@
 #include <string.h>
 
 enum { MAX_OUTPUT = 65527, MAX_VALUE = 32768, MAX_ENTRIES = 1024, EXIF_POINTER = 0x8769, INTEROP_POINTER = 0xA005,
-       XMP_TAG = 700, IPTC_TAG = 33723 };
+       XMP_TAG = 700, IPTC_TAG = 33723, PHOTOSHOP_TAG = 34377 };
 enum { TYPE_BYTE = 1, TYPE_LONG = 4, TYPE_UNDEFINED = 7 };
 
 typedef struct {
@@ -118,46 +119,55 @@ static void copy_exif(copier *c, const uint8_t *ifd0, uint32_t ifd0_count, uint3
     put(c, c->bytes + slot, copied, 4);
 }
 
-/* One XMP or IIM tag's value, parsed: its type must be bytes (or, for IIM, LONG, as libtiff's RichTIFFIPTC
- * stores it: its bytes are taken as the file holds them), its declared size within the parser's limit. */
-static void take_packet(const copier *c, const uint8_t *entry, int is_xmp, wf_metadata *out) {
-    uint8_t source = is_xmp ? WF_RECORD_XMP : WF_RECORD_IPTC;
+static const uint8_t ps3_header[14] = "Photoshop 3.0"; /* what wf_read_ps3_iptc expects before 8BIM resources */
+
+/* One XMP, IIM or Photoshop tag's value, parsed: its type must be bytes (or, for IIM, LONG, as libtiff's
+ * RichTIFFIPTC stores it: its bytes are taken as the file holds them), its declared size within the parser's
+ * limit (Photoshop's resources: the IIM's, with room for resource headers, as an APP13 has). */
+static void take_packet(const copier *c, const uint8_t *entry, uint32_t tag, wf_metadata *out) {
+    uint8_t source = tag == XMP_TAG ? WF_RECORD_XMP : WF_RECORD_IPTC;
     uint32_t type = get(c, entry + 2, 2);
-    uint64_t length = (uint64_t)get(c, entry + 4, 4) * type_size(type), max = is_xmp ? WF_XMP_EMBEDDED_MAX : WF_IIM_STREAM_MAX;
-    if (type != TYPE_BYTE && type != TYPE_UNDEFINED && (is_xmp || type != TYPE_LONG)) {
-        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "its TIFF tag %u is of type %u, not bytes",
-                       is_xmp ? XMP_TAG : IPTC_TAG, type);
+    uint64_t length = (uint64_t)get(c, entry + 4, 4) * type_size(type);
+    uint64_t max = tag == XMP_TAG ? WF_XMP_EMBEDDED_MAX : tag == IPTC_TAG ? WF_IIM_STREAM_MAX
+                 : WF_IIM_STREAM_MAX + 1024 - sizeof ps3_header;
+    size_t prefix = tag == PHOTOSHOP_TAG ? sizeof ps3_header : 0;
+    if (type != TYPE_BYTE && type != TYPE_UNDEFINED && (tag != IPTC_TAG || type != TYPE_LONG)) {
+        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "its TIFF tag %u is of type %u, not bytes", tag, type);
         return;
     }
     if (length > max) {
-        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "it is larger than %s (%llu bytes)",
-                       is_xmp ? "1 MiB" : "256 KiB", (unsigned long long)length);
+        wf_records_say(&out->records, source, WF_RECORD_REFUSED, "%s larger than %s (%llu bytes)",
+                       tag == PHOTOSHOP_TAG ? "its Photoshop resources (TIFF tag 34377) are" : "it is",
+                       tag == XMP_TAG ? "1 MiB" : "256 KiB", (unsigned long long)length);
         return;
     }
-    uint8_t *bytes = malloc(length ? (size_t)length : 1);
+    uint8_t *bytes = malloc(prefix + (length ? (size_t)length : 1));
     if (!bytes) return;
-    if (length <= 4) memcpy(bytes, entry + 8, (size_t)length);
-    else if (wf_stream_read_at(c->stream, get(c, entry + 8, 4), bytes, (size_t)length) != (size_t)length) {
+    memcpy(bytes, ps3_header, prefix);
+    if (length <= 4) memcpy(bytes + prefix, entry + 8, (size_t)length);
+    else if (wf_stream_read_at(c->stream, get(c, entry + 8, 4), bytes + prefix, (size_t)length) != (size_t)length) {
         wf_records_say(&out->records, source, WF_RECORD_REFUSED, "its %llu bytes run past the end of the file",
                        (unsigned long long)length);
         free(bytes);
         return;
     }
-    if (is_xmp) wf_metadata_take_xmp(out, bytes, (size_t)length);
-    else wf_read_iim_memory(bytes, (size_t)length, &out->records);
+    if (tag == XMP_TAG) wf_metadata_take_xmp(out, bytes, (size_t)length);
+    else if (tag == IPTC_TAG) wf_read_iim_memory(bytes, (size_t)length, &out->records);
+    else wf_read_ps3_iptc(bytes, prefix + (size_t)length, &out->records);
     free(bytes);
 }
 
-/* IFD0's first XMP and first IPTC tag. */
+/* IFD0's first XMP tag, and its first IPTC tag or, without one, its first Photoshop tag. */
 static void take_packets(const copier *c, const uint8_t *table, uint32_t count, wf_metadata *out) {
-    int saw[2] = {0, 0}; /* IIM, XMP */
+    const uint8_t *xmp = NULL, *iptc = NULL, *photoshop = NULL;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t tag = get(c, table + i * 12, 2);
-        int is_xmp = tag == XMP_TAG;
-        if ((!is_xmp && tag != IPTC_TAG) || saw[is_xmp]) continue;
-        saw[is_xmp] = 1;
-        take_packet(c, table + i * 12, is_xmp, out);
+        const uint8_t **slot = tag == XMP_TAG ? &xmp : tag == IPTC_TAG ? &iptc : tag == PHOTOSHOP_TAG ? &photoshop : NULL;
+        if (slot && !*slot) *slot = table + i * 12;
     }
+    if (xmp) take_packet(c, xmp, XMP_TAG, out);
+    if (iptc) take_packet(c, iptc, IPTC_TAG, out);
+    else if (photoshop) take_packet(c, photoshop, PHOTOSHOP_TAG, out);
 }
 
 void wf_read_tiff_metadata(wf_stream *stream, wf_metadata *out) {

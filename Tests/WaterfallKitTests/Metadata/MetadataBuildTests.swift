@@ -61,6 +61,10 @@ struct MetadataBuildTests {
             ("photos/ifd-last.tif.html", ["TIFF IFD-last XMP title", "TIFF IFD-last IPTC description"]),
             ("photos/iptc.png.html", ["PNG IPTC title", "PNG IPTC description", "png-keyword"]),
             ("photos/iptc-raw.png.html", ["PNG raw IIM title"]),
+            ("photos/photoshop.tif.html", ["TIFF Photoshop IPTC title"]),
+            ("photos/xmp-raw.png.html", ["PNG raw XMP title"]),
+            ("photos/imagemagick.png.html", ["ImageMagick XMP title", "ImageMagick IPTC description"]),
+            ("hostile/photos/tiff-photoshop-count.tif.html", ["XMP title kept"]),
             ("hostile/photos/tiff-xmp-count.tif.html", ["IPTC title kept"]),
             ("hostile/photos/tiff-iptc-count.tif.html", ["XMP title kept"]),
             ("hostile/photos/tiff-iptc-short.tif.html", ["XMP title kept"]),
@@ -78,7 +82,7 @@ struct MetadataBuildTests {
         let site = try Fixtures.siteFiles(in: output.path).filter { $0.hasSuffix(".html") }
             .map { try Self.page(output, $0) }.joined()
         for loser in ["Embedded loses", "Second sidecar loses", "IPTC loses", "EXIF loses", "XMP loses to text", "Not Dublin Core", "Titre",
-                      "TIFF IPTC title loses", "tiff-iptc-keyword-loses", "TIFF IPTC rights loses", "never read"] {
+                      "TIFF IPTC title loses", "tiff-iptc-keyword-loses", "TIFF IPTC rights loses", "ImageMagick IPTC title loses", "never read"] {
             #expect(!site.contains(loser), "\(loser) is published")
         }
         // A sidecar is not a photo: no line about any.
@@ -110,6 +114,10 @@ struct MetadataBuildTests {
             ("png-iptc-lying.png", "its IPTC is not used: its PNG raw profile holds fewer bytes than it declares"),
             ("png-iptc-longer.png", "its IPTC is not used: its PNG raw profile holds more bytes than it declares"),
             ("png-iptc-huge.png", "its IPTC is not used: its PNG raw profile declares 999999999 bytes, over 256 KiB"),
+            ("tiff-photoshop-count.tif",
+             "its IPTC is not used: its Photoshop resources (TIFF tag 34377) are larger than 256 KiB (2147483647 bytes)"),
+            ("png-xmp-bad-hex.png", "its XMP is not used: its PNG raw profile has a character that is not a hex digit"),
+            ("png-xmp-huge.png", "its XMP is not used: its PNG raw profile declares 2000000 bytes, over 1 MiB"),
         ]
         let lines = run.stderr.split(separator: "\n").map(String.init)
         for (name, reason) in reasons {
