@@ -16,7 +16,7 @@ extension HeaderResult {
                     ("rotation", .int(video.rotation)),
                     ("width", .int(header.width)),
                     ("height", .int(header.height)),
-                ])
+                ] + (video.isHDR ? [("hdr", .string(video.transfer ?? ""))] : []))  // its curve: arib-std-b67 (HLG), smpte2084 (PQ)
             } else {
                 .object([
                     ("path", .string(path)),

@@ -19,9 +19,13 @@ public struct VideoFacts: Sendable, Hashable {
     public var creationTime: String?
     /// Apple's content identifier (`com.apple.quicktime.content.identifier`): a Live Photo's clip. Capitals.
     public var contentIdentifier: String?
+    /// The video stream's transfer characteristic, as ffprobe names it (`bt709`, `arib-std-b67` for HLG,
+    /// `smpte2084` for PQ); nil when the stream does not say.
+    public var transfer: String?
 
     public init(container: String, codec: String, pixelFormat: String, audioCodec: String?, durationMilliseconds: Int,
-                codedWidth: Int, codedHeight: Int, rotation: Int, creationTime: String? = nil, contentIdentifier: String? = nil) {
+                codedWidth: Int, codedHeight: Int, rotation: Int, creationTime: String? = nil, contentIdentifier: String? = nil,
+                transfer: String? = nil) {
         self.container = container
         self.codec = codec
         self.pixelFormat = pixelFormat
@@ -32,7 +36,11 @@ public struct VideoFacts: Sendable, Hashable {
         self.rotation = rotation
         self.creationTime = creationTime
         self.contentIdentifier = contentIdentifier
+        self.transfer = transfer
     }
+
+    /// High dynamic range: PQ or HLG, which a poster or a conversion tone-maps (`ToneMap`).
+    public var isHDR: Bool { transfer == "smpte2084" || transfer == "arib-std-b67" }
 
     /// `0:07`, `12:03`, `1:02:03`; nil when the duration is unknown.
     public var durationText: String? {
@@ -57,6 +65,7 @@ public struct VideoFacts: Sendable, Hashable {
             && (audioCodec?.utf8.count ?? 0) <= 64 && (0...(1 << 40)).contains(durationMilliseconds)
             && (1...65_536).contains(codedWidth) && (1...65_536).contains(codedHeight) && [0, 90, 180, 270].contains(rotation)
             && (creationTime?.utf8.count ?? 0) <= 40 && contentIdentifier.map { ContentIdentifier.clean($0) == $0 } ?? true
+            && (transfer?.utf8.count ?? 0) <= 32
     }
 
     var json: JSONValue {
@@ -66,6 +75,7 @@ public struct VideoFacts: Sendable, Hashable {
             ("codedWidth", .int(codedWidth)), ("codedHeight", .int(codedHeight)), ("rotation", .int(rotation)),
             ("created", creationTime.map { .string($0) } ?? .null),
             ("contentIdentifier", contentIdentifier.map { .string($0) } ?? .null),
+            ("transfer", transfer.map { .string($0) } ?? .null),
         ])
     }
 
@@ -74,10 +84,12 @@ public struct VideoFacts: Sendable, Hashable {
         guard let container = fields["container"]?.text, let codec = fields["codec"]?.text,
               let pixelFormat = fields["pixelFormat"]?.text, let duration = fields["durationMilliseconds"]?.number,
               let width = fields["codedWidth"]?.number, let height = fields["codedHeight"]?.number,
-              let rotation = fields["rotation"]?.number else { return nil }
+              let rotation = fields["rotation"]?.number,
+              fields["transfer"] != nil else { return nil }  // an entry from before HDR was read: probed again
         self.init(container: container, codec: codec, pixelFormat: pixelFormat, audioCodec: fields["audio"]?.text,
                   durationMilliseconds: duration, codedWidth: width, codedHeight: height, rotation: rotation,
-                  creationTime: fields["created"]?.text, contentIdentifier: fields["contentIdentifier"]?.text)
+                  creationTime: fields["created"]?.text, contentIdentifier: fields["contentIdentifier"]?.text,
+                  transfer: fields["transfer"]?.text)
         guard isPlausible else { return nil }
     }
 

@@ -91,10 +91,11 @@ struct ByteReader {
     mutating func video() -> VideoFacts? {
         guard let container = string(), let codec = string(), let pixelFormat = string(), let audio = optional({ $0.string() }),
               let duration = int(), let width = int(), let height = int(), let rotation = int(),
-              let created = optional({ $0.string() }), let identifier = optional({ $0.string() }) else { return nil }
+              let created = optional({ $0.string() }), let identifier = optional({ $0.string() }),
+              let transfer = optional({ $0.string() }) else { return nil }
         let facts = VideoFacts(container: container, codec: codec, pixelFormat: pixelFormat, audioCodec: audio,
                                durationMilliseconds: duration, codedWidth: width, codedHeight: height, rotation: rotation,
-                               creationTime: created, contentIdentifier: identifier)
+                               creationTime: created, contentIdentifier: identifier, transfer: transfer)
         return facts.isPlausible ? facts : nil
     }
 

@@ -63,6 +63,7 @@ struct ByteWriter {
             for value in [video.durationMilliseconds, video.codedWidth, video.codedHeight, video.rotation] { try int(value) }
             try optional(video.creationTime)
             try optional(video.contentIdentifier)
+            try optional(video.transfer)
         }
         try int(entry.factsVersion)
         try facts(entry.facts)

@@ -29,7 +29,8 @@ enum Versions {
     /// An original as the store takes it in (a hard link or a copy of the input's bytes).
     static let original = "original-1"
     /// A video's poster frame as PosterFrame picks and decodes it (with FFmpeg's version beside it).
-    static let poster = "poster-1"
+    /// 2: an HDR video's tone-mapped.
+    static let poster = "poster-2"
     /// A published video as VideoRequest copies or converts it (with FFmpeg's version beside it).
     static let video = "video-1"
     /// An album's archive of its originals as archive/zip_writer.c writes it (each entry's fields, the
@@ -53,7 +54,7 @@ enum Versions {
     /// The cache folder's layout (`BuildCache`): the version file at its top.
     static let cache = "waterfall-cache-4"
     /// The cache's index of photo entries (`CacheIndex`). 2: a video's facts; 3: sketches; 4: facts with
-    /// their sources; 5: a video's content identifier; 6: whether a photo is see-through.
+    /// their sources; 5: a video's content identifier; 6: whether a photo is see-through, a video's transfer.
     static let cacheIndex = "waterfall-cache-index-6"
     /// What a photo's facts hold as `PhotoFacts` reads them: an entry's facts of another version are read
     /// again from the photo, without making its images again. 1: EXIF's; 2: metadata with sources.

@@ -1,6 +1,7 @@
 /// A video's poster: one frame a little way in (a third of the way, at most three seconds: past a fade in
 /// from black or a first frame of nothing), the most typical of the ten frames from there (FFmpeg's
-/// `thumbnail` filter), turned upright and scaled to the video's display size, as a PNG for the image
+/// `thumbnail` filter), tone-mapped when it is HDR (`ToneMap`), turned upright and scaled to the video's
+/// display size, as a PNG for the image
 /// pipeline to make the tile and view images from, as it makes them from a photo.
 struct PosterFrame {
     var tools: VideoTools
@@ -18,7 +19,8 @@ struct PosterFrame {
         func arguments(seekingTo seconds: Double) -> [String] {
             ["-threads", "2"] + VideoTools.inputOptions + (seconds > 0 ? ["-ss", String(format3(seconds))] : []) + ["-i", VideoTools.input,
              "-map", "0:V:0", "-an", "-sn", "-dn", "-frames:v", "1",
-             "-vf", "thumbnail=10,scale=\(header.width):\(header.height):flags=lanczos,setsar=1,format=rgb24",
+             "-vf", (["thumbnail=10"] + ToneMap.filters(for: facts)
+                     + ["scale=\(header.width):\(header.height):flags=lanczos", "setsar=1", "format=rgb24"]).joined(separator: ","),
              "-f", "image2", "-update", "1", "-c:v", "png", "-compression_level", "1",
              "-fflags", "+bitexact", "-flags", "+bitexact", "-y", VideoTools.output]
         }

@@ -9,7 +9,7 @@ struct VideoProbe: Sendable {
     /// made in every image and video published), and the facts.
     func read(_ file: OpenFile) -> Result<ImageHeader, ImageReadError> {
         let entries = "format=format_name,duration:format_tags=creation_time,\(Self.contentIdentifierKey):stream=index,codec_type,codec_name,width,height,"
-            + "sample_aspect_ratio,pix_fmt,duration:stream_disposition=attached_pic:stream_side_data=displaymatrix,rotation"
+            + "sample_aspect_ratio,pix_fmt,color_transfer,duration:stream_disposition=attached_pic:stream_side_data=displaymatrix,rotation"
         // Warnings too: that is how ffprobe tells of a track whose frames are in another file.
         let run = HelperProcess.run(tools.ffprobe, ["-v", "warning", "-hide_banner"] + VideoTools.inputOptions
             + ["-show_entries", entries, "-of", "json", VideoTools.input], input: file.descriptor, limits: VideoTools.quick,
@@ -79,7 +79,8 @@ struct VideoProbe: Sendable {
             audioCodec: audio, durationMilliseconds: seconds.isFinite && seconds > 0 && seconds < 1e7 ? Int(seconds * 1000) : 0,
             codedWidth: width, codedHeight: height, rotation: rotation,
             creationTime: format["tags"]?.members["creation_time"]?.text.map { String($0.prefix(40)) },
-            contentIdentifier: format["tags"]?.members[contentIdentifierKey]?.text.flatMap(ContentIdentifier.clean))
+            contentIdentifier: format["tags"]?.members[contentIdentifierKey]?.text.flatMap(ContentIdentifier.clean),
+            transfer: video["color_transfer"]?.text.flatMap { $0.utf8.count <= 32 && $0 != "unknown" ? $0 : nil })
         var header = ImageHeader(format: .video, pixelWidth: displayWidth, pixelHeight: displayHeight)
         header.video = facts
         return .success(header)

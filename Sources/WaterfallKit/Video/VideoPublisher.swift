@@ -31,8 +31,9 @@ struct VideoPublisher {
             // count, so that one is fixed, not the machine's.
             let speed = request.mode == .live ? ["-preset", "veryfast", "-threads", "2"] : ["-preset", "medium"]
             // Frames as they are timed (a gap in the timestamps is not filled with copies of a frame).
-            arguments += ["-fps_mode", "vfr", "-vf", "scale=\(size.width):\(size.height):flags=lanczos,setsar=1,format=yuv420p",
-                          "-c:v", "libx264"] + speed + ["-crf", "23", "-profile:v", "high",
+            let filters = ToneMap.filters(for: facts) + ["scale=\(size.width):\(size.height):flags=lanczos", "setsar=1", "format=yuv420p"]
+            arguments += ["-fps_mode", "vfr", "-vf", filters.joined(separator: ","), "-c:v", "libx264"] + speed
+                + ToneMap.outputTags(for: facts) + ["-crf", "23", "-profile:v", "high",
                           "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
                 + strip + ["-movflags", "+faststart", "-f", "mp4"]
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 30)

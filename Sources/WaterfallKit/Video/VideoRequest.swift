@@ -17,12 +17,15 @@ struct VideoRequest: Sendable, Equatable {
     var mode: Mode
     var maxEdge: Int
     var ffmpeg: String
+    /// Made SDR on the way (`ToneMap`): an HDR video that is converted.
+    var toneMaps = false
 
     /// `live`: the clip of a Live Photo, whose `maxEdge` is the photo page's view size.
     init(for facts: VideoFacts, live: Bool = false, maxEdge: Int, ffmpeg: String) {
         mode = Self.mode(for: facts, live: live)
         self.maxEdge = maxEdge
         self.ffmpeg = ffmpeg
+        toneMaps = facts.isHDR && converts
     }
 
     static func mode(for facts: VideoFacts, live: Bool = false) -> Mode {
@@ -51,7 +54,7 @@ struct VideoRequest: Sendable, Equatable {
         case .live: "|h264-veryfast-crf23-threads2-aac128|\(maxEdge)"
         case .copyMP4, .copyWebM: ""
         }
-        return "\(Versions.video)|\(mode.rawValue)" + encoding + "|\(ffmpeg)"
+        return "\(Versions.video)|\(mode.rawValue)" + encoding + (toneMaps ? "|mobius-bt709" : "") + "|\(ffmpeg)"
     }
 
     /// The size a converted video is published at: the display size within `maxEdge`, even (H.264 with

@@ -390,6 +390,27 @@ import Testing
     }
 
     /// A rebuild makes nothing; the same videos give the same site, byte for byte, from a fresh cache.
+    /// An HDR video (HLG, as an iPhone records it; PQ) is made SDR wherever its frames are decoded: its
+    /// poster's colours are the frame's as mastered, not BT.2020's read as BT.709 (flat and pale: this frame's
+    /// mean would be #6e3e22), and its conversion is tagged BT.709.
+    @Test(arguments: ["arib-std-b67", "smpte2084"]) func anHDRVideoIsShownInSDR(transfer: String) throws {
+        let input = try TemporaryFolder(), output = try TemporaryFolder()
+        // #c85028 as an SDR frame, written as 10-bit BT.2020 HDR by zimg, in Matroska: converted to H.264.
+        try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "color=c=0xC85028:s=128x96:d=2:r=10,format=gbrp",
+                                  "-vf", "zscale=tin=bt709:min=gbr:pin=bt709:rin=full:t=\(transfer):p=bt2020:m=bt2020nc:r=tv:npl=100,format=yuv420p10le",
+                                  "-c:v", "libx265", "-x265-params", "log-level=error", "-color_primaries", "bt2020",
+                                  "-color_trc", transfer, "-colorspace", "bt2020nc", input.path + "/hdr.mkv"])
+        let inspected = try WaterfallProcess.run(["inspect", "--json", input.path + "/hdr.mkv"])
+        #expect(inspected.stdout.contains("\"hdr\": \"\(transfer)\""), "\(inspected.stdout)")
+        _ = try Self.build(input.path, output.path)
+        let page = try String(contentsOfFile: output.path + "/index.html", encoding: .utf8)
+        let hex = try #require(page.firstMatch(of: /--wf-color:#([0-9a-f]{6})/)?.1)
+        let colour = stride(from: 0, to: 6, by: 2).map { Int(hex.dropFirst($0).prefix(2), radix: 16)! }
+        #expect(zip(colour, [200, 80, 40]).allSatisfy { abs($0 - $1) <= 24 }, "#\(hex)")
+        #expect(try VideoFixtures.probe(output.path + "/images/video/hdr.mkv.mp4", "stream=color_transfer,color_primaries")
+                    == "color_transfer=bt709\ncolor_primaries=bt709\n")
+    }
+
     @Test func rebuildsKeepAndAFreshBuildIsTheSame() throws {
         let input = try TemporaryFolder(), first = try TemporaryFolder(), second = try TemporaryFolder()
         try VideoFixtures.pattern(input.path + "/clip.mp4", sound: "aac")
