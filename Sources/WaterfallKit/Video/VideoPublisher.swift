@@ -28,8 +28,8 @@ struct VideoPublisher {
             limits = FFmpegRun.limits(seconds: seconds, perSecond: 1)
         case .convert, .live:
             // A Live Photo's clip is short and wanted at once: a fast preset. x264's bytes depend on its thread
-            // count, so that one is fixed, not the machine's.
-            let speed = request.mode == .live ? ["-preset", "veryfast", "-threads", "2"] : ["-preset", "medium"]
+            // count, so that is fixed, never the machine's core count: the same video gives the same file anywhere.
+            let speed = request.mode == .live ? ["-preset", "veryfast", "-threads", "2"] : ["-preset", "medium", "-threads", "4"]
             // Frames as they are timed (a gap in the timestamps is not filled with copies of a frame).
             let filters = ToneMap.filters(for: facts) + ["scale=\(size.width):\(size.height):flags=lanczos", "setsar=1", "format=yuv420p"]
             arguments += ["-fps_mode", "vfr", "-vf", filters.joined(separator: ","), "-c:v", "libx264"] + speed

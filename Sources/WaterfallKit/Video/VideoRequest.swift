@@ -50,7 +50,7 @@ struct VideoRequest: Sendable, Equatable {
 
     var key: String {
         let encoding = switch mode {
-        case .convert: "|h264-crf23-aac128|\(maxEdge)"
+        case .convert: "|h264-crf23-threads4-aac128|\(maxEdge)"
         case .live: "|h264-veryfast-crf23-threads2-aac128|\(maxEdge)"
         case .copyMP4, .copyWebM: ""
         }

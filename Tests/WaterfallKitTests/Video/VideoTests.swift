@@ -411,6 +411,21 @@ import Testing
                     == "color_transfer=bt709\ncolor_primaries=bt709\n")
     }
 
+    /// x264's bytes follow its thread count, which it takes from the cores it may use unless told: a video
+    /// converted on one core and on every core here must be the same file.
+    @Test func aConvertedVideoIsTheSameFileOnAnyNumberOfCores() throws {
+        let input = try TemporaryFolder(), work = try TemporaryFolder()
+        try VideoFixtures.pattern(input.path + "/old.avi", size: "640x360", codec: ["-c:v", "mpeg4"])
+        var videos: [[UInt8]] = []
+        for (name, cores) in [("one", "0"), ("all", "0-\(ProcessInfo.processInfo.activeProcessorCount - 1)")] {
+            let site = work.path + "/" + name
+            try VideoFixtures.run("/usr/bin/taskset", ["-c", cores, WaterfallProcess.executable.path, "build", input.path, "-o", site,
+                                                       "--quiet", "--cache-dir", work.path + "/cache-" + name])
+            videos.append(try Fixtures.bytes(site + "/images/video/old.avi.mp4"))
+        }
+        #expect(!videos[0].isEmpty && videos[0] == videos[1], "\(videos[0].count) and \(videos[1].count) bytes")
+    }
+
     @Test func rebuildsKeepAndAFreshBuildIsTheSame() throws {
         let input = try TemporaryFolder(), first = try TemporaryFolder(), second = try TemporaryFolder()
         try VideoFixtures.pattern(input.path + "/clip.mp4", sound: "aac")
