@@ -168,8 +168,9 @@ static int next_frame(void *state, const uint8_t **rgba, int32_t *duration_ms, w
         return -1;
     }
     *rgba = s->rgb.pixels;
+    /* A frame of 10 ms or less (0 included) is shown for 100 ms, as browsers show such GIF and AVIF frames. */
     double ms = s->decoder->imageTiming.duration * 1000.0 + 0.5;
-    *duration_ms = ms < 0 ? 0 : ms > 65535 ? 65535 : (int32_t)ms;
+    *duration_ms = !(ms >= 11) ? 100 : ms > 65535 ? 65535 : (int32_t)ms;
     return 1;
 }
 
