@@ -21,7 +21,7 @@ METADATA_FIXTURES := $(wildcard $(FIXTURES)/metadata/*/*)
 FORMAT_FIXTURES := $(filter-out %.json,$(wildcard $(FIXTURES)/formats/*/*)) \
 	$(filter-out %.md,$(wildcard $(FIXTURES)/fuzz-findings/*))
 
-.PHONY: help deps venv build gallery test unit-test formats-test serve-test browser-test dist-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install deb deb-test clean
+.PHONY: help deps venv build gallery test test-pages test-checks unit-test formats-test serve-test browser-test dist-test validate-test hostile-test soak sanitize fuzz fuzz-smoke acceptance bench-headers bench-layout bench-thumbs bench-encode bench-jpeg-encode bench-bytes bench-visitor bench-scale install deb deb-test clean
 
 help:
 	@echo "make gallery         build Waterfall and render SampleGallery/ into _site/"
@@ -64,7 +64,20 @@ gallery: build
 	.build/release/waterfall build SampleGallery -o _site
 	@echo "Open $(CURDIR)/_site/index.html in a browser (file://$(CURDIR)/_site/index.html)."
 
-test: unit-test formats-test serve-test dist-test browser-test validate-test hostile-test c-checks
+# The unit tests first (their build is everyone's); then two lanes side by side, since the browsers spend
+# most of their time waiting on pages, with a core to spare: the pages (browsers, validators) and the checks
+# (the CLI suites, hostile folders, sanitizers, fuzz smoke). Each lane runs its suites one after another and
+# its output is printed whole when it ends; either failing fails the test.
+test: unit-test venv
+	@# Every lane's packages first: two apt-gets at once would fight over dpkg's lock.
+	@scripts/ensure-packages $(BROWSER_PACKAGES) default-jre-headless man-db zsh fish
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-pages test-checks
+
+test-pages:
+	@$(MAKE) --no-print-directory -j1 browser-test validate-test
+
+test-checks:
+	@$(MAKE) --no-print-directory -j1 formats-test serve-test dist-test hostile-test c-checks
 
 unit-test: deps
 	@scripts/check-rooms

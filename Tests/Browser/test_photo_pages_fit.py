@@ -257,9 +257,13 @@ def measure_page(browser: harness.Browser, page: Path, viewport: tuple[int, int]
     return browser.run(MEASURE_JS)
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
-@pytest.mark.parametrize("which", ["shapes", "sample"])
-def test_photo_pages_fit_the_viewport(photo_sites, normal_browser, which, viewport):
+# The shapes made for this test at every size; SampleGallery's 25 pages at a phone's and a desktop's.
+FIT_CASES = [("shapes", v) for v in VIEWPORTS] + [("sample", (390, 844)), ("sample", (1440, 900))]
+
+
+@pytest.mark.parametrize("case", FIT_CASES, ids=lambda c: f"{c[0]}-{c[1][0]}x{c[1][1]}")
+def test_photo_pages_fit_the_viewport(photo_sites, normal_browser, case):
+    which, viewport = case
     site = photo_sites[which]
     browser = normal_browser
     problems, report = [], {}
