@@ -1,6 +1,10 @@
 /// Many files read at once: `inspect` reads its files in batches, a decoder job each, since a job's round
 /// trip to the decoder process costs more than reading a header.
 extension MediaReader {
+    /// What a batch asks of the disk for each file before any is read: where headers and metadata sit in
+    /// nearly every photo, so that a cold batch waits for the disk about once, not once a file.
+    static let readAhead = 64 * 1024
+
     /// Each path's header and, with `facts`, what its metadata says, in order: the photos among them in one
     /// decoder job (at most `DecoderPool.maximumBatch`), videos and what fails to open or sniff alone (a lone
     /// photo too). When
@@ -9,8 +13,10 @@ extension MediaReader {
     func read(paths: [String], facts: Bool) -> [Result<(ImageHeader, PhotoFacts), ImageReadError>] {
         var results = [Result<(ImageHeader, PhotoFacts), ImageReadError>?](repeating: nil, count: paths.count)
         var photos: [(index: Int, file: OpenFile, sniffed: SniffedFormat)] = []
+        let opened = paths.map { try? OpenFile.open($0) }
+        for file in opened { file?.willRead(upTo: Self.readAhead) }
         for (index, path) in paths.enumerated() {
-            guard let file = try? OpenFile.open(path) else {
+            guard let file = opened[index] else {
                 results[index] = read(path: path, facts: facts)  // (says why, as a single read does)
                 continue
             }
