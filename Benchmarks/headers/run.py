@@ -7,8 +7,11 @@ HEIC_DIR holds iPhone-like HEICs (generate_heic.py): timed apart, against the sa
 (libvips reading the header through libheif). METADATA_DIR holds JPEGs with XMP and IPTC and TIFFs
 (generate_metadata.py): `inspect --metadata` against the bytes that metadata lives in, and exiftool.
 
-All commands get the same explicit file list and run with a warm page cache; each is run several times
-and the median wall-clock time is reported. Prints figures and ratios; asserts nothing about speed.
+All commands get the same explicit file list; each is run several times and the median wall-clock time is
+reported. Each table is timed twice: with a warm page cache, where the floor is little more than the system
+calls and every reader's own CPU shows, and cold, each file's cached pages dropped (posix_fadvise
+DONTNEED) before every run, as a first build reads photos just copied off a card or out of a download: the
+I/O floor proper. Prints figures and ratios; asserts nothing about speed.
 """
 import json
 import os
@@ -21,9 +24,22 @@ import time
 RUNS = 5
 
 
-def timed(command, **kwargs):
+def evict(files):
+    """Drops the files' pages from the page cache, so the next read goes to the disk."""
+    for path in files:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def timed(command, cold=None, **kwargs):
+    """The median wall-clock time of RUNS runs; with `cold` (a file list), those files evicted before each."""
     samples = []
     for _ in range(RUNS):
+        if cold:
+            evict(cold)
         start = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
         samples.append(time.perf_counter() - start)
@@ -72,30 +88,33 @@ def table(title, results, n, baseline_row):
 
 def heic(waterfall, floor, data):
     files, listing = listed(data, "heic.list")
-    results = [
-        ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing])),
-        ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files])),
-        ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
-    ]
-    if shutil.which("vipsheader"):
-        results.append(("vipsheader (libvips + libheif)", timed(["vipsheader", *files])))
-    table(f"HEIC header reading, {len(files)} iPhone-like files (4032×3024 grids, Exif, ICC; "
-          f"{os.cpu_count()} cores, warm cache, median of {RUNS})", results, len(files), 1)
+    for cold in (None, files):
+        results = [
+            ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing], cold)),
+            ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files], cold)),
+            ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files], cold)),
+        ]
+        if shutil.which("vipsheader") and not cold:
+            results.append(("vipsheader (libvips + libheif)", timed(["vipsheader", *files])))
+        table(f"HEIC header reading, {len(files)} iPhone-like files (4032×3024 grids, Exif, ICC; "
+              f"{os.cpu_count()} cores, {'cold' if cold else 'warm'} cache, median of {RUNS})", results, len(files), 1)
 
 
 def metadata(waterfall, floor, data):
     files, listing = listed(data, "metadata.list")
-    results = [
-        ("I/O floor (C: read the metadata's bytes)", timed([floor, "--metadata", listing])),
-        ("waterfall inspect --metadata --jobs 1", timed([waterfall, "inspect", "--json", "--metadata", "--jobs", "1", *files])),
-        ("waterfall inspect --metadata (all cores)", timed([waterfall, "inspect", "--json", "--metadata", *files])),
-    ]
-    if shutil.which("exiftool"):
-        results.append(("exiftool -fast -j (XMP, IPTC, EXIF)", timed(["exiftool", "-fast", "-j", "-q", "-@", listing])))
     jpegs = sum(1 for f in files if f.endswith(".jpg"))
-    table(f"Header and metadata reading, {jpegs} JPEGs with Exif, a 6 KB XMP packet and IPTC, and {len(files) - jpegs} "
-          f"TIFFs (half with their IFD after the pixels) ({os.cpu_count()} cores, warm cache, median of {RUNS})",
-          results, len(files), 1)
+    title = (f"Header and metadata reading, {jpegs} JPEGs with Exif, a 6 KB XMP packet and IPTC, and {len(files) - jpegs} "
+             f"TIFFs (half with their IFD after the pixels) ({os.cpu_count()} cores, %s cache, median of {RUNS})")
+    for cold in (None, files):
+        results = [
+            ("I/O floor (C: read the metadata's bytes)", timed([floor, "--metadata", listing], cold)),
+            ("waterfall inspect --metadata --jobs 1",
+             timed([waterfall, "inspect", "--json", "--metadata", "--jobs", "1", *files], cold)),
+            ("waterfall inspect --metadata (all cores)", timed([waterfall, "inspect", "--json", "--metadata", *files], cold)),
+        ]
+        if shutil.which("exiftool") and not cold:  # 30 s a run: warm only
+            results.append(("exiftool -fast -j (XMP, IPTC, EXIF)", timed(["exiftool", "-fast", "-j", "-q", "-@", listing])))
+        table(title % ("cold" if cold else "warm"), results, len(files), 1)
 
 
 def main():
@@ -103,15 +122,16 @@ def main():
     files, listing = listed(data, "headers.list")
     n = len(files)
     script = ("import imagesize,sys\nfor p in open(sys.argv[1]).read().split():\n    imagesize.get(p)\n")
-    results = [
-        ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing])),
-        ("segment walker (C: hop to SOF, no libjpeg)", timed([floor, "--walk", listing])),
-        ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files])),
-        ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files])),
-        ("python imagesize 2.0.1 (get)", timed([sys.executable, "-c", script, listing])),
-    ]
-    table(f"Header reading, {n} camera-like files ({os.cpu_count()} cores, warm cache, median of {RUNS})",
-          results, n, 2)
+    for cold in (None, files):
+        results = [
+            ("I/O floor (C: open, read 4 KiB, close)", timed([floor, listing], cold)),
+            ("segment walker (C: hop to SOF, no libjpeg)", timed([floor, "--walk", listing], cold)),
+            ("waterfall inspect --json --jobs 1", timed([waterfall, "inspect", "--json", "--jobs", "1", *files], cold)),
+            ("waterfall inspect --json (all cores)", timed([waterfall, "inspect", "--json", *files], cold)),
+            ("python imagesize 2.0.1 (get)", timed([sys.executable, "-c", script, listing], cold)),
+        ]
+        table(f"Header reading, {n} camera-like files ({os.cpu_count()} cores, {'cold' if cold else 'warm'} cache, "
+              f"median of {RUNS})", results, n, 2)
     if len(sys.argv) > 5:
         heic(waterfall, floor, sys.argv[5])
     if len(sys.argv) > 6:
