@@ -522,7 +522,7 @@ struct SiteWriter {
                   let info = folder.status(FolderPath.lastComponent(of: record.path)), FileIdentity(info) == record.identity
             else { return record }
             var record = record
-            record.changed = OwnedFile.changeTime(info)
+            record.changed = FileChange(info).nanoseconds
             return record
         }
     }

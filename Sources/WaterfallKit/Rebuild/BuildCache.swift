@@ -239,7 +239,7 @@ struct BuildCache: Sendable {
         guard let info = folder.images.status(derived.file), EntryKind(info.st_mode) == .file,
               Int(info.st_size) == derived.bytes else { return false }
         guard let digest = derived.hash else { return false }
-        let changed = hasher.isKeyed ? OwnedFile.changeTime(info) : nil
+        let changed = hasher.isKeyed ? FileChange(info).nanoseconds : nil
         if trusted.contains(ProvenFile(identity: FileIdentity(info), status: FileStatus(info), hash: digest, changed: changed)) { return true }
         guard let file = try? folder.images.openFile(derived.file), file.size == derived.bytes else { return false }
         return (try? hasher.digest(file)) == digest

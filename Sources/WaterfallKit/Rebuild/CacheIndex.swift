@@ -39,11 +39,7 @@ enum CacheIndex {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             modified = FileStatus(info).modified
-            #if canImport(Glibc)
-            changed = Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
-            #else
-            changed = Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
-            #endif
+            changed = FileChange(info).nanoseconds
         }
 
         init(device: UInt64, inode: UInt64, modified: Int, changed: Int) {

@@ -63,7 +63,7 @@ struct OutputRecords: Sendable {
 
         func isUnchanged(_ info: stat) -> Bool {
             FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
-                && (changed == Self.unknown || OwnedFile.changeTime(info) == changed)
+                && (changed == Self.unknown || FileChange(info).nanoseconds == changed)
         }
 
         var changeTime: Int? { changed == Self.unknown ? nil : changed }

@@ -34,7 +34,7 @@ struct OwnedFile: Sendable, Equatable {
         self.hash = hash
         identity = FileIdentity(info)
         modified = FileStatus(info).modified
-        changed = keyed ? Self.changeTime(info) : nil
+        changed = keyed ? FileChange(info).nanoseconds : nil
     }
 
     init(path: String, size: Int, hash: ContentDigest?, identity: FileIdentity, modified: Int, inputs: ContentDigest? = nil) {
@@ -49,15 +49,6 @@ struct OwnedFile: Sendable, Equatable {
     /// Whether `info` shows this very file, unchanged since it was recorded.
     func isUnchanged(_ info: stat) -> Bool {
         FileIdentity(info) == identity && Int(info.st_size) == size && FileStatus(info).modified == modified
-            && (changed == nil || Self.changeTime(info) == changed)
-    }
-
-    /// The change time of `info`, in nanoseconds.
-    static func changeTime(_ info: stat) -> Int {
-        #if canImport(Glibc)
-        Int(info.st_ctim.tv_sec) * 1_000_000_000 + Int(info.st_ctim.tv_nsec)
-        #else
-        Int(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int(info.st_ctimespec.tv_nsec)
-        #endif
+            && (changed == nil || FileChange(info).nanoseconds == changed)
     }
 }

@@ -64,7 +64,7 @@ struct PlanMemo: Equatable {
         init?(_ state: FolderHandle, keyed: Bool) {
             guard let info = state.status(OutputRecords.manifestName), EntryKind(info.st_mode) == .file else { return nil }
             let identity = FileIdentity(info), status = FileStatus(info)
-            text = "\(identity.device) \(identity.inode) \(status.size) \(status.modified)" + (keyed ? " \(OwnedFile.changeTime(info))" : "")
+            text = "\(identity.device) \(identity.inode) \(status.size) \(status.modified)" + (keyed ? " \(FileChange(info).nanoseconds)" : "")
         }
     }
 }

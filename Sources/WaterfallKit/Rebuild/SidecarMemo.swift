@@ -35,18 +35,21 @@ struct SidecarMemo: Sendable {
             (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
         }
 
+        init(_ identity: FileIdentity, _ status: FileStatus, _ change: FileChange) {
+            self.init(device: identity.device, inode: identity.inode, size: status.size, modified: status.modified,
+                      changed: change.nanoseconds)
+        }
+
         /// As the file was when opened.
         init(_ file: OpenFile) {
-            self.init(device: file.identity.device, inode: file.identity.inode, size: file.status.size, modified: file.status.modified,
-                      changed: file.change.nanoseconds)
+            self.init(file.identity, file.status, file.change)
         }
 
         /// As the open file is now.
         init?(descriptor: Int32) {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { return nil }
-            self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
-                      modified: FileStatus(info).modified, changed: FileChange(info).nanoseconds)
+            self.init(FileIdentity(info), FileStatus(info), FileChange(info))
         }
     }
 
