@@ -203,10 +203,13 @@ static int receive_frame(wf_decoder *d, uint32_t kind, uint32_t count, uint64_t 
 
 /* The fields of `metadata` in the order the protocol sends them; capacities 0 without metadata. */
 static void metadata_fields(wf_metadata *metadata, wf_metadata_field *fields[WF_JOB_FIELDS], uint64_t capacities[WF_JOB_FIELDS]) {
-    wf_metadata_field *none[WF_JOB_FIELDS] = {NULL};
-    wf_metadata_field *all[WF_JOB_FIELDS] = {metadata ? &metadata->exif : NULL, metadata ? &metadata->description : NULL,
-                                             metadata ? &metadata->title : NULL, metadata ? &metadata->records : NULL};
-    memcpy(fields, metadata ? all : none, sizeof all);
+    for (int i = 0; i < WF_JOB_FIELDS; i++) fields[i] = NULL;
+    if (metadata) {
+        fields[0] = &metadata->exif;
+        fields[1] = &metadata->description;
+        fields[2] = &metadata->title;
+        fields[3] = &metadata->records;
+    }
     for (int i = 0; i < WF_JOB_FIELDS; i++) capacities[i] = fields[i] ? fields[i]->capacity : 0;
 }
 
@@ -256,9 +259,8 @@ static int receive_read(wf_decoder *d, uint64_t deadline, wf_header *header, wf_
     return 0;
 }
 
-/* READ of one source, or READ_MANY of `count`: headers[i] and, with `metadata`, metadata[i]. */
-static void read_sources(wf_decoder *d, uint32_t kind, const int *sources, size_t count, uint32_t timeout_ms,
-                         wf_header *headers, wf_metadata *metadata, wf_decoder_outcome *o) {
+void wf_decoder_read(wf_decoder *d, const int *sources, size_t count, uint32_t timeout_ms, wf_header *headers,
+                     wf_metadata *metadata, wf_decoder_outcome *o) {
     memset(o, 0, sizeof *o);
     if (count == 0 || count > WF_JOB_MAX_SOURCES) {
         outcome_fail(o, WF_DECODER_BROKEN, "%zu files in one job", count);
@@ -268,11 +270,10 @@ static void read_sources(wf_decoder *d, uint32_t kind, const int *sources, size_
     wf_metadata_field *fields[WF_JOB_FIELDS];
     uint64_t capacities[WF_JOB_FIELDS];
     metadata_fields(metadata, fields, capacities); /* (every metadata[i] has the same capacities) */
-    uint32_t frame_count = kind == WF_JOB_READ ? 0 : (uint32_t)count;
-    wf_frame frame = {WF_FRAME_MAGIC, kind, frame_count, metadata ? WF_JOB_WANTS_METADATA : 0, sizeof capacities};
+    wf_frame frame = {WF_FRAME_MAGIC, WF_JOB_READ, (uint32_t)count, metadata ? WF_JOB_WANTS_METADATA : 0, sizeof capacities};
     if (send_job_fds(d, &frame, sources, count, capacities, sizeof capacities, o) != 0) return;
     wf_frame answer;
-    if (receive_frame(d, kind, frame_count, deadline, &answer, o) != 0) return;
+    if (receive_frame(d, WF_JOB_READ, (uint32_t)count, deadline, &answer, o) != 0) return;
     uint64_t left = answer.length;
     for (size_t i = 0; i < count; i++)
         if (receive_read(d, deadline, &headers[i], metadata ? &metadata[i] : NULL, &left, o) != 0) return;
@@ -280,16 +281,6 @@ static void read_sources(wf_decoder *d, uint32_t kind, const int *sources, size_
         stop(d, NULL);
         outcome_fail(o, WF_DECODER_BROKEN, "gave an answer of the wrong length");
     }
-}
-
-void wf_decoder_read(wf_decoder *d, int source, uint32_t timeout_ms, wf_header *header, wf_metadata *metadata,
-                     wf_decoder_outcome *o) {
-    read_sources(d, WF_JOB_READ, &source, 1, timeout_ms, header, metadata, o);
-}
-
-void wf_decoder_read_many(wf_decoder *d, const int *sources, size_t count, uint32_t timeout_ms, wf_header *headers,
-                          wf_metadata *metadata, wf_decoder_outcome *o) {
-    read_sources(d, WF_JOB_READ_MANY, sources, count, timeout_ms, headers, metadata, o);
 }
 
 void wf_decoder_sidecar(wf_decoder *d, int source, uint32_t timeout_ms, wf_metadata_field *records,

@@ -9,23 +9,22 @@
 #define WF_FRAME_MAGIC 0x57464431u /* "WFD1" */
 
 enum {
-    WF_JOB_READ = 1,   /* request: four uint64 metadata capacities (flags bit 0: metadata wanted);
-                          answer: wf_header, wf_metadata (pointers cleared), then the four fields' bytes */
+    WF_JOB_READ = 1,   /* request: `count` descriptors (1 to WF_JOB_MAX_SOURCES) and four uint64 metadata
+                          capacities (flags bit 0: metadata wanted); answer: for each descriptor in order, its
+                          wf_header, wf_metadata (pointers cleared), then the four fields' bytes */
     WF_JOB_DERIVE = 2, /* request: `count` wf_derive_request; answer: `count` wf_derive_result, `count` uint64
                           lengths, then each output's bytes */
     WF_JOB_SIDECAR = 3, /* request: a sidecar's descriptor and one uint64 records capacity (an XMP sidecar);
                            answer: uint64 total, uint64 length, then the records' bytes */
     WF_JOB_MARKDOWN = 4, /* request: the Markdown's bytes (no descriptor); answer: flags the wf_markdown_status,
                             two uint64 lengths, then the HTML and the text (cimageio_markdown.h) */
-    WF_JOB_READ_MANY = 5, /* WF_JOB_READ for `count` descriptors sent together; answer: `count` of READ's
-                             answers after one frame, in the descriptors' order */
 };
 
 #define WF_JOB_FIELDS 4
 
 #define WF_JOB_WANTS_METADATA 1u
 #define WF_JOB_MAX_REQUESTS 256
-#define WF_JOB_MAX_SOURCES 32 /* descriptors in one READ_MANY (one SCM_RIGHTS message takes up to 253) */
+#define WF_JOB_MAX_SOURCES 32 /* descriptors in one READ (one SCM_RIGHTS message takes up to 253) */
 #define WF_JOB_MAX_FIELD (1u << 20)
 #define WF_JOB_MAX_OUTPUT ((uint64_t)1 << 32)
 

@@ -156,15 +156,15 @@ static void read_one(int source, int wanted, const uint64_t capacities[WF_JOB_FI
     }
 }
 
-/* READ (one source) and READ_MANY: every answer after one frame, in one send. */
-static int answer_reads(int socket, uint32_t kind, const int *sources, size_t count, const wf_frame *frame,
+/* READ of `count` sources: every answer after one frame, in one send. */
+static int answer_reads(int socket, const int *sources, size_t count, const wf_frame *frame,
                         const uint64_t capacities[WF_JOB_FIELDS]) {
     read_answer *answers = calloc(count, sizeof *answers);
     struct iovec *parts = calloc(1 + count * (2 + WF_JOB_FIELDS), sizeof *parts);
     int status = -1;
     if (answers && parts) {
         int wanted = (frame->flags & WF_JOB_WANTS_METADATA) != 0;
-        wf_frame reply = {WF_FRAME_MAGIC, kind, kind == WF_JOB_READ ? 0 : (uint32_t)count, (uint32_t)wanted, 0};
+        wf_frame reply = {WF_FRAME_MAGIC, WF_JOB_READ, (uint32_t)count, (uint32_t)wanted, 0};
         int used = 1;
         parts[0] = (struct iovec){&reply, sizeof reply};
         for (size_t f = 0; f < count; f++) {
@@ -289,12 +289,11 @@ int wf_decoder_serve(int socket) {
         if (got == 0) return 0;
         int status = -1;
         int source = count == 1 ? sources[0] : -1; /* a job of one photo has exactly one */
-        if (got > 0 && (frame.kind == WF_JOB_READ ? source >= 0 : frame.kind == WF_JOB_READ_MANY && count >= 1 &&
-                                                                      frame.count == count)
+        if (got > 0 && frame.kind == WF_JOB_READ && count >= 1 && frame.count == count
             && frame.length == WF_JOB_FIELDS * sizeof(uint64_t)) {
             uint64_t capacities[WF_JOB_FIELDS];
             if (receive_all(socket, capacities, sizeof capacities) == 1)
-                status = answer_reads(socket, frame.kind, sources, count, &frame, capacities);
+                status = answer_reads(socket, sources, count, &frame, capacities);
         } else if (got > 0 && source >= 0 && frame.kind == WF_JOB_SIDECAR && frame.length == sizeof(uint64_t)) {
             uint64_t capacity;
             if (receive_all(socket, &capacity, sizeof capacity) == 1) status = answer_sidecar(socket, source, capacity);

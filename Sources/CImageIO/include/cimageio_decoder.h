@@ -58,17 +58,13 @@ int32_t wf_decoder_pid(const wf_decoder *decoder);
 /* Starts the process now if none runs (jobs start it themselves): an outcome like a job's. */
 void wf_decoder_start(wf_decoder *decoder, wf_decoder_outcome *outcome);
 
-/* wf_read_header_fd on `source`, and with `metadata` (not NULL) wf_read_metadata_fd into its buffers (their
- * capacities as set), in the decoder process, within `timeout_ms` (0: no limit). */
-void wf_decoder_read(wf_decoder *decoder, int source, uint32_t timeout_ms, wf_header *header, wf_metadata *metadata,
-                     wf_decoder_outcome *outcome);
-
-/* wf_decoder_read of `count` open files (1 to 32) in one job: one round trip instead of `count`, within
- * `timeout_ms` for them all. headers[i] and, with `metadata` (an array of `count`, each with the same
- * capacities), metadata[i] answer sources[i]. When the job fails (`outcome`: a crash, a time out), no answer
- * holds: read each file alone to learn which one did it. */
-void wf_decoder_read_many(wf_decoder *decoder, const int *sources, size_t count, uint32_t timeout_ms, wf_header *headers,
-                          wf_metadata *metadata, wf_decoder_outcome *outcome);
+/* wf_read_header_fd on each of `count` open files (1 to 32) in one job, and with `metadata` (not NULL: an
+ * array of `count`, each with the same capacities) wf_read_metadata_fd into its buffers, in the decoder
+ * process, within `timeout_ms` for them all (0: no limit): one round trip instead of `count`. headers[i] and
+ * metadata[i] answer sources[i]. When the job fails (`outcome`: a crash, a time out), no answer holds: read
+ * each file alone to learn which one did it. */
+void wf_decoder_read(wf_decoder *decoder, const int *sources, size_t count, uint32_t timeout_ms, wf_header *headers,
+                     wf_metadata *metadata, wf_decoder_outcome *outcome);
 
 /* An XMP sidecar open as `source`, read (at most WF_XMP_SIDECAR_MAX bytes) and parsed by wf_read_xmp_memory
  * in the decoder process, into `records` (its bytes and capacity as set), within `timeout_ms`. */

@@ -30,18 +30,7 @@ public final class DecoderPool: Sendable {
 
     /// The header of the open file and, when asked, its metadata's raw bytes.
     func read(_ file: OpenFile, metadata wanted: Bool) -> Result<(wf_header, ExifReader.RawMetadata?), DecoderFailure> {
-        withDecoder { decoder in
-            var header = wf_header()
-            var outcome = wf_decoder_outcome()
-            guard wanted else {
-                wf_decoder_read(decoder, file.descriptor, limits.readMilliseconds, &header, nil, &outcome)
-                return DecoderFailure(outcome).map { .failure($0) } ?? .success((header, nil))
-            }
-            let raw = ExifReader.collect { metadata in
-                wf_decoder_read(decoder, file.descriptor, limits.readMilliseconds, &header, metadata, &outcome)
-            }
-            return DecoderFailure(outcome).map { .failure($0) } ?? .success((header, raw))
-        }
+        read([file], metadata: wanted).map { $0[0] }
     }
 
     /// `read` of several open files in one decoder job (at most `maximumBatch`): one round trip for them all.
@@ -54,11 +43,11 @@ public final class DecoderPool: Sendable {
             // One file's time for them all: a batch takes milliseconds, and one that hangs is read again alone.
             let milliseconds = limits.readMilliseconds
             guard wanted else {
-                wf_decoder_read_many(decoder, sources, sources.count, milliseconds, &headers, nil, &outcome)
+                wf_decoder_read(decoder, sources, sources.count, milliseconds, &headers, nil, &outcome)
                 return DecoderFailure(outcome).map { .failure($0) } ?? .success(headers.map { ($0, nil) })
             }
             let raws = ExifReader.collect(count: files.count) { metadata in
-                wf_decoder_read_many(decoder, sources, sources.count, milliseconds, &headers, metadata, &outcome)
+                wf_decoder_read(decoder, sources, sources.count, milliseconds, &headers, metadata, &outcome)
             }
             return DecoderFailure(outcome).map { .failure($0) } ?? .success(zip(headers, raws).map { ($0, $1) })
         }
