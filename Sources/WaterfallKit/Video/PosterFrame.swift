@@ -1,8 +1,8 @@
 /// A video's poster: one frame a little way in (a third of the way, at most three seconds: past a fade in
 /// from black or a first frame of nothing), the most typical of the ten frames from there (FFmpeg's
 /// `thumbnail` filter), tone-mapped when it is HDR (`ToneMap`), turned upright and scaled to the video's
-/// display size, as a PNG for the image
-/// pipeline to make the tile and view images from, as it makes them from a photo.
+/// display size, as a PNG for the image pipeline to make the tile and view images from, as it makes them
+/// from a photo.
 struct PosterFrame {
     var tools: VideoTools
 
